@@ -1,0 +1,35 @@
+"""sklearn-faithful: faithful model evaluation for scikit-learn.
+
+Numbers about models that a careful statistician would sign: confidence
+metrics that use the predicted probabilities (Yacouby & Axman 2020), and the
+tools to tell whether model B is really better than model A.
+"""
+
+from .metrics import (
+    ProbabilisticConfusionMatrixDisplay,
+    cf1_score,
+    cfbeta_score,
+    cprecision_recall_fscore_support,
+    cprecision_score,
+    crecall_score,
+    get_scorer,
+    get_scorer_names,
+    make_confidence_scorer,
+    probabilistic_confusion_matrix,
+)
+
+__version__ = "0.1.0.dev0"
+
+__all__ = [
+    "ProbabilisticConfusionMatrixDisplay",
+    "__version__",
+    "cf1_score",
+    "cfbeta_score",
+    "cprecision_recall_fscore_support",
+    "cprecision_score",
+    "crecall_score",
+    "get_scorer",
+    "get_scorer_names",
+    "make_confidence_scorer",
+    "probabilistic_confusion_matrix",
+]

@@ -1,0 +1,1031 @@
+"""Confidence precision, recall and F-score (Yacouby & Axman, 2020).
+
+The confidence metrics replace the 0/1 "was class k the argmax" indicator of the
+ordinary confusion matrix by the probability the model gave class k. Everything
+is computed from the probabilistic confusion matrix (eq. 3 of the paper), whose
+row ``r`` is the summed ``y_proba`` of the samples of true class ``r``.
+
+Equation numbers refer to Yacouby & Axman (2020) and to section A of
+``FORMULAS.md``.
+"""
+
+import warnings
+from numbers import Real
+
+import numpy as np
+from scipy import sparse
+from sklearn.exceptions import UndefinedMetricWarning
+
+from ..utils._compat import Interval, Options, StrOptions, validate_params
+from ..utils._validation import (
+    _as_float_array,
+    _check_classes,
+    _check_sample_weight,
+    _check_y_true,
+    _encode,
+    _raise_for_bad_probabilities,
+    _row_sum_tolerance,
+    _unique_labels,
+    _warn_rows_not_normalized,
+)
+
+# y_proba is read in chunks of about this many entries (256 KiB of float64), so
+# that validation and the confusion-matrix product run while a chunk is in cache:
+# one pass over memory in all.
+_CHUNK_ENTRIES = 32_768
+# Up to this many classes the per-chunk product is a dense one-hot GEMM (O(n k^2)
+# flops, but BLAS); above it a sparse product (O(n k)) is cheaper.
+_DENSE_MAX_CLASSES = 64
+
+_AVERAGE_OPTIONS = ("binary", "micro", "macro", "weighted")
+
+_PRF_CONSTRAINTS = {
+    "y_true": ["array-like"],
+    "y_proba": ["array-like"],
+    "labels": ["array-like", None],
+    "pos_label": [Real, str, "boolean", None],
+    "average": [StrOptions(set(_AVERAGE_OPTIONS)), None],
+    "sample_weight": ["array-like", None],
+    "zero_division": [
+        Options(Real, {0.0, 1.0}),
+        "nan",
+        StrOptions({"warn"}),
+    ],
+}
+
+
+# --------------------------------------------------------------------------
+# The probabilistic confusion matrix
+# --------------------------------------------------------------------------
+
+
+def _resolve_classes(y, labels, n_columns, pos_label):
+    """Return the class of each column of ``y_proba`` and the 1-D positive class.
+
+    ``n_columns`` is None for 1-D ``y_proba``. For 1-D input the second return
+    value is the class whose probability the 1-D array holds; otherwise None.
+    """
+    if labels is not None:
+        classes = _check_classes(labels)
+    if n_columns is not None:
+        if labels is None:
+            classes = _unique_labels(y)
+            if classes.shape[0] != n_columns:
+                raise ValueError(
+                    f"y_proba has {n_columns} columns but y_true holds "
+                    f"{classes.shape[0]} distinct classes {classes.tolist()!r}, so "
+                    "the class of each column cannot be inferred. Pass labels= "
+                    "(for a fitted classifier, labels=estimator.classes_)."
+                )
+        elif classes.shape[0] != n_columns:
+            raise ValueError(
+                f"labels has {classes.shape[0]} entries but y_proba has "
+                f"{n_columns} columns; labels must name the class of every column "
+                "of y_proba, in column order."
+            )
+        return classes, None
+
+    # 1-D y_proba: the probability of one class of a binary problem.
+    if labels is None:
+        classes = _unique_labels(y)
+        if (
+            pos_label is not None
+            and classes.shape[0] == 1
+            and pos_label not in classes.tolist()
+        ):
+            # Only negatives in y_true: the classes are them and pos_label.
+            try:
+                classes = np.asarray(sorted([classes[0].item(), pos_label]))
+            except TypeError:
+                pass  # pos_label of another type than y_true: rejected below.
+    elif classes.shape[0] != 2:
+        raise ValueError(
+            "y_proba is 1-D (the probability of the positive class of a binary "
+            f"problem) but labels has {classes.shape[0]} entries; pass the two "
+            "classes, or give y_proba one column per class."
+        )
+    if classes.shape[0] > 2:
+        raise ValueError(
+            "y_proba is 1-D, which is only meaningful for a binary problem, but "
+            f"the classes are {classes.tolist()!r}. Pass y_proba with one column "
+            "per class (the output of predict_proba)."
+        )
+    if pos_label is None:
+        if classes.shape[0] < 2:
+            raise ValueError(
+                "y_proba is 1-D and y_true holds a single class, so it is unknown "
+                "which class y_proba is the probability of. Pass pos_label (or "
+                "labels with both classes)."
+            )
+        pos_label = classes[-1]
+    elif pos_label not in classes.tolist():
+        raise ValueError(
+            f"pos_label={pos_label!r} is not a valid label. It should be one of "
+            f"{classes.tolist()!r}; 1-D y_proba is the probability of pos_label."
+        )
+    return classes, pos_label
+
+
+def _dense_chunk_product(block, idx, weight, pcm, onehot):
+    """Add ``onehot(idx, weight).T @ block`` to ``pcm`` (eq. 3 on one chunk)."""
+    m = block.shape[0]
+    onehot = onehot[:m]
+    onehot.fill(0.0)
+    onehot[np.arange(m), idx] = 1.0 if weight is None else weight
+    pcm += onehot.T @ block
+
+
+def _sparse_chunk_product(block, idx, weight, pcm, onehot):
+    """Add ``onehot(idx, weight).T @ block`` to ``pcm`` with a sparse product."""
+    m = block.shape[0]
+    data = np.ones(m) if weight is None else weight
+    indicator = sparse.csr_matrix(
+        (data, (idx, np.arange(m))), shape=(pcm.shape[0], m)
+    )
+    pcm += indicator @ block
+
+
+def _pcm_from_columns(idx, proba, weight, n_classes):
+    """Probabilistic confusion matrix of 2-D ``proba``, validating on the way.
+
+    Reads ``proba`` once, chunk by chunk. Each chunk is checked for NaN,
+    infinity and negative values (its minimum) and for rows that do not sum to
+    one (one matrix-vector product), then added to the matrix.
+    """
+    n, k = proba.shape
+    rows = max(256, _CHUNK_ENTRIES // k)
+    pcm = np.zeros((n_classes, k))
+    if n_classes <= _DENSE_MAX_CLASSES:
+        product, onehot = _dense_chunk_product, np.zeros((min(rows, n), n_classes))
+    else:
+        product, onehot = _sparse_chunk_product, None
+    ones = np.ones(k, dtype=proba.dtype)
+    tol = _row_sum_tolerance(proba.dtype)
+    n_unnormalized, max_dev, invalid = 0, 0.0, False
+    for start in range(0, n, rows):
+        stop = start + rows
+        block = proba[start:stop]
+        # NaN fails every comparison, so "not >= 0" catches NaN and negatives.
+        if not block.min() >= 0:
+            invalid = True
+            break
+        dev = np.abs(block @ ones - 1.0)
+        worst = dev.max()
+        if not np.isfinite(worst):
+            invalid = True
+            break
+        if worst > tol:
+            n_unnormalized += int(np.count_nonzero(dev > tol))
+            max_dev = max(max_dev, float(worst))
+        w = None if weight is None else weight[start:stop]
+        product(block, idx[start:stop], w, pcm, onehot)
+    if invalid:
+        _raise_for_bad_probabilities(proba)
+    if n_unnormalized:
+        if not proba.max() <= 1:
+            _raise_for_bad_probabilities(proba)
+        _warn_rows_not_normalized(n_unnormalized, max_dev)
+    return pcm
+
+
+def _pcm_from_positive(idx, p, weight, pos_index, n_classes):
+    """Probabilistic confusion matrix of 1-D ``p``, the positive-class probability."""
+    if not (p.min() >= 0 and p.max() <= 1):
+        _raise_for_bad_probabilities(p)
+    mass = np.bincount(idx, weights=p if weight is None else p * weight,
+                       minlength=n_classes)
+    total = np.bincount(idx, weights=weight, minlength=n_classes).astype(np.float64)
+    pcm = np.empty((n_classes, n_classes))
+    pcm[:, pos_index] = mass
+    if n_classes == 2:
+        pcm[:, 1 - pos_index] = total - mass
+    return pcm
+
+
+def _probabilistic_counts(y_true, y_proba, *, labels, pos_label, sample_weight):
+    """Validate the inputs and return what every confidence metric needs.
+
+    Returns
+    -------
+    classes : ndarray of shape (n_classes,)
+        The class of each row and column of ``pcm``.
+    pcm : ndarray of shape (n_classes, n_classes)
+        The probabilistic confusion matrix (eq. 3).
+    true_sum : ndarray of shape (n_classes,)
+        Number (or weight) of samples of each true class: TP + FN (eq. 8).
+    pos_label : object
+        The positive class of 1-D ``y_proba``, else ``pos_label`` unchanged.
+    """
+    y = _check_y_true(y_true)
+    proba = _as_float_array(y_proba)
+    if proba.ndim not in (1, 2) or (proba.ndim == 2 and proba.shape[1] < 2):
+        raise ValueError(
+            "y_proba must have shape (n_samples, n_classes) with n_classes >= 2, "
+            f"or (n_samples,) for the positive class of a binary problem; got "
+            f"shape {proba.shape}."
+        )
+    if proba.shape[0] != y.shape[0]:
+        raise ValueError(
+            f"y_true and y_proba have different numbers of samples: {y.shape[0]} "
+            f"and {proba.shape[0]}."
+        )
+    weight = _check_sample_weight(sample_weight, y.shape[0])
+    n_columns = proba.shape[1] if proba.ndim == 2 else None
+    classes, one_d_pos = _resolve_classes(y, labels, n_columns, pos_label)
+    idx = _encode(y, classes)
+    k = classes.shape[0]
+    if proba.ndim == 2:
+        pcm = _pcm_from_columns(idx, proba, weight, k)
+    else:
+        pos_index = classes.tolist().index(one_d_pos)
+        pcm = _pcm_from_positive(idx, proba, weight, pos_index, k)
+        pos_label = one_d_pos
+    true_sum = np.bincount(idx, weights=weight, minlength=k)
+    return classes, pcm, true_sum, pos_label
+
+
+@validate_params(
+    {
+        "y_true": ["array-like"],
+        "y_proba": ["array-like"],
+        "labels": ["array-like", None],
+        "sample_weight": ["array-like", None],
+        "pos_label": [Real, str, "boolean", None],
+        "normalize": [StrOptions({"true", "pred", "all"}), None],
+    },
+    prefer_skip_nested_validation=True,
+)
+def probabilistic_confusion_matrix(
+    y_true, y_proba, *, labels=None, sample_weight=None, pos_label=None,
+    normalize=None,
+):
+    """Compute the probabilistic confusion matrix of Yacouby & Axman (2020).
+
+    Entry ``(r, h)`` is the total probability the model gave class ``h`` over
+    the samples whose true class is ``r``. With one-hot probabilities it equals
+    :func:`sklearn.metrics.confusion_matrix` of the argmax predictions.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Ground truth (correct) target values.
+
+    y_proba : array-like of shape (n_samples, n_classes) or (n_samples,)
+        Predicted probabilities, as returned by a classifier's
+        :term:`predict_proba` method. For a binary problem a 1-D array is read as
+        the probability of ``pos_label``.
+
+    labels : array-like of shape (n_classes,), default=None
+        The class of each column of ``y_proba``, in column order; for a fitted
+        classifier, ``estimator.classes_``. If None, the sorted distinct labels
+        of ``y_true``, which must then number exactly ``n_classes``. Pass it
+        whenever a class may be absent from ``y_true`` (a small test fold).
+        Unlike the ``labels`` of :func:`~sklearn.metrics.precision_score`, it
+        cannot select a subset of the classes.
+
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    pos_label : int, float, bool or str, default=None
+        Only used for 1-D ``y_proba``: the class it is the probability of. If
+        None, the last of ``labels`` (the greater of the two classes).
+
+    normalize : {'true', 'pred', 'all'}, default=None
+        Normalize the matrix over the true classes (rows), the hypothesised
+        classes (columns) or all entries. If None, no normalization.
+
+    Returns
+    -------
+    pcm : ndarray of shape (n_classes, n_classes)
+        Rows are true classes and columns hypothesised classes, both in the
+        order of ``labels``.
+
+    See Also
+    --------
+    sklearn.metrics.confusion_matrix : The matrix of the argmax predictions.
+    cprecision_recall_fscore_support : The metrics computed from this matrix.
+
+    Notes
+    -----
+    Eq. (3) of Yacouby & Axman (2020)::
+
+        pcm[r, h] = sum_{i : y_i = C_r} w_i * y_proba[i, h]
+
+    Rows of ``y_proba`` that do not sum to 1 raise a ``UserWarning``: the paper
+    assumes each row is a distribution over the classes (its eq. 1).
+
+    References
+    ----------
+    .. [1] R. Yacouby and D. Axman, "Probabilistic Extension of Precision,
+       Recall, and F1 Score for More Thorough Evaluation of Classification
+       Models", Eval4NLP 2020.
+
+    Examples
+    --------
+    >>> from sklearn_faithful.metrics import probabilistic_confusion_matrix
+    >>> y_true = [0, 0, 1]
+    >>> y_proba = [[0.9, 0.1], [0.6, 0.4], [0.3, 0.7]]
+    >>> probabilistic_confusion_matrix(y_true, y_proba)
+    array([[1.5, 0.5],
+           [0.3, 0.7]])
+    """
+    _, pcm, _, _ = _probabilistic_counts(
+        y_true, y_proba, labels=labels, pos_label=pos_label,
+        sample_weight=sample_weight,
+    )
+    return _normalize(pcm, normalize)
+
+
+def _normalize(matrix, normalize):
+    """Normalize a confusion matrix as :func:`sklearn.metrics.confusion_matrix`."""
+    if normalize is None:
+        return matrix
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if normalize == "true":
+            matrix = matrix / matrix.sum(axis=1, keepdims=True)
+        elif normalize == "pred":
+            matrix = matrix / matrix.sum(axis=0, keepdims=True)
+        else:
+            matrix = matrix / matrix.sum()
+    return np.nan_to_num(matrix)
+
+
+# --------------------------------------------------------------------------
+# Precision, recall and F-score from the probabilistic counts
+# --------------------------------------------------------------------------
+
+
+def _zero_division_value(zero_division):
+    if isinstance(zero_division, str) and zero_division == "warn":
+        return 0.0
+    if np.isnan(zero_division):
+        return np.nan
+    return float(zero_division)
+
+
+def _divide(numerator, denominator, metric, modifier, average, warn_for,
+            zero_division):
+    """Divide, setting 0/0 to ``zero_division`` and warning as scikit-learn does."""
+    mask = denominator == 0
+    result = numerator / np.where(mask, 1.0, denominator)
+    if not mask.any():
+        return result
+    result[mask] = _zero_division_value(zero_division)
+    if zero_division == "warn" and metric in warn_for:
+        where = "due to" if result.shape[0] == 1 else "in labels with"
+        warnings.warn(
+            f"{metric.capitalize()} is ill-defined and being set to 0.0 {where} "
+            f"no {modifier} samples. Use `zero_division` parameter to control "
+            "this behavior.",
+            UndefinedMetricWarning,
+            stacklevel=4,
+        )
+    return result
+
+
+def _nanaverage(values, weights=None):
+    """Average ignoring NaN; all-zero weights fall back to the plain mean."""
+    keep = ~np.isnan(values)
+    if not keep.any():
+        return np.nan
+    if weights is not None and weights[keep].sum() > 0:
+        return float(np.average(values[keep], weights=weights[keep]))
+    return float(np.mean(values[keep]))
+
+
+def _select_binary(classes, pos_label, average):
+    """Index of ``pos_label`` for ``average='binary'``, with scikit-learn's errors."""
+    if classes.shape[0] > 2:
+        raise ValueError(
+            f"y_proba has {classes.shape[0]} classes (multiclass) but "
+            "average='binary'. Please choose another average setting, one of "
+            f"{[a for a in _AVERAGE_OPTIONS if a != 'binary'] + [None]!r}."
+        )
+    if pos_label not in classes.tolist():
+        raise ValueError(
+            f"pos_label={pos_label!r} is not a valid label. It should be one of "
+            f"{classes.tolist()!r}."
+        )
+    return classes.tolist().index(pos_label)
+
+
+@validate_params(
+    {
+        **_PRF_CONSTRAINTS,
+        "beta": [Interval(Real, 0.0, None, closed="both")],
+        "warn_for": [list, tuple, set],
+    },
+    prefer_skip_nested_validation=True,
+)
+def cprecision_recall_fscore_support(
+    y_true,
+    y_proba,
+    *,
+    beta=1.0,
+    labels=None,
+    pos_label=1,
+    average=None,
+    warn_for=("precision", "recall", "f-score"),
+    sample_weight=None,
+    zero_division="warn",
+):
+    """Compute confidence precision, recall, F-measure and support for each class.
+
+    The confidence metrics of Yacouby & Axman (2020) weigh each prediction by
+    the probability the model gave it, instead of counting only the argmax.
+    cPrecision is ``cTP / (cTP + cFP)`` and cRecall is ``cTP / (TP + FN)``,
+    where ``cTP`` and ``cFP`` sum predicted probabilities and ``TP + FN`` is the
+    plain number of samples of the class. With one-hot ``y_proba`` they equal
+    :func:`sklearn.metrics.precision_recall_fscore_support` exactly.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Ground truth (correct) target values.
+
+    y_proba : array-like of shape (n_samples, n_classes) or (n_samples,)
+        Predicted probabilities, as returned by a classifier's
+        :term:`predict_proba` method. For a binary problem a 1-D array is read as
+        the probability of ``pos_label``.
+
+    beta : float, default=1.0
+        The strength of recall versus precision in the F-score.
+
+    labels : array-like of shape (n_classes,), default=None
+        The class of each column of ``y_proba``, in column order; for a fitted
+        classifier, ``estimator.classes_``. If None, the sorted distinct labels
+        of ``y_true``, which must then number exactly ``n_classes``. Pass it
+        whenever a class may be absent from ``y_true`` (a small test fold).
+        Unlike the ``labels`` of :func:`~sklearn.metrics.precision_score`, it
+        cannot select a subset of the classes.
+
+    pos_label : int, float, bool or str, default=1
+        The class to report if ``average='binary'``, and the class whose
+        probability a 1-D ``y_proba`` holds. For 1-D ``y_proba`` with another
+        ``average``, None means the greater of the two classes.
+
+    average : {'binary', 'micro', 'macro', 'weighted'} or None, default=None
+        If None, the metrics for each class are returned. Otherwise, this
+        determines the type of averaging performed on the data:
+
+        ``'binary'``:
+            Only report results for the class specified by ``pos_label``.
+            This is applicable only if ``y_proba`` has two classes.
+        ``'micro'``:
+            Calculate metrics globally by summing the confidence true positives,
+            the column masses and the class counts over classes.
+        ``'macro'``:
+            Calculate metrics for each class, and find their unweighted mean.
+            This does not take label imbalance into account.
+        ``'weighted'``:
+            Calculate metrics for each class, and find their average weighted by
+            support (the number of true instances for each class).
+
+    warn_for : list, tuple or set, default=("precision", "recall", "f-score")
+        The metrics for which a warning is raised if they are ill-defined.
+
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Sets the value to return when there is a zero division, i.e. when a
+        class receives no probability mass (cPrecision) or has no true samples
+        (cRecall). If set to "warn", this acts as 0, but a warning is also
+        raised.
+
+    Returns
+    -------
+    precision : float (if average is not None) or ndarray of shape (n_classes,)
+        Confidence precision score.
+
+    recall : float (if average is not None) or ndarray of shape (n_classes,)
+        Confidence recall score.
+
+    fbeta_score : float (if average is not None) or ndarray of shape (n_classes,)
+        Confidence F-beta score.
+
+    support : None (if average is not None) or ndarray of shape (n_classes,)
+        The number (or total weight) of occurrences of each class in ``y_true``.
+
+    See Also
+    --------
+    probabilistic_confusion_matrix : The matrix these metrics are computed from.
+    sklearn.metrics.precision_recall_fscore_support : The argmax counterparts.
+
+    Notes
+    -----
+    For class ``k``, with ``pcm`` the probabilistic confusion matrix (eq. 3)::
+
+        cTP_k        = pcm[k, k]                          (eq. 5)
+        cFP_k        = sum_{r != k} pcm[r, k]             (eq. 6)
+        cPrecision_k = cTP_k / (cTP_k + cFP_k)            (eq. 7)
+        cRecall_k    = cTP_k / n_k                        (eq. 8)
+        cF_beta,k    = (1 + beta^2) cTP_k / (beta^2 n_k + cTP_k + cFP_k)
+
+    where ``n_k`` is the number of samples of true class ``k``. The last line is
+    the weighted harmonic mean of cPrecision and cRecall, written so that it is
+    defined whenever either is. cPrecision is undefined only when no sample
+    gives class ``k`` any probability, cRecall when class ``k`` is absent from
+    ``y_true``, and the F-score when both happen; ``zero_division`` sets the
+    value used then. Micro-averaged cPrecision and cRecall are equal when every
+    row of ``y_proba`` sums to 1.
+
+    References
+    ----------
+    .. [1] R. Yacouby and D. Axman, "Probabilistic Extension of Precision,
+       Recall, and F1 Score for More Thorough Evaluation of Classification
+       Models", Eval4NLP 2020.
+
+    Examples
+    --------
+    >>> from sklearn_faithful.metrics import cprecision_recall_fscore_support
+    >>> y_true = ["cat", "dog", "dog"]
+    >>> y_proba = [[0.8, 0.2], [0.4, 0.6], [0.1, 0.9]]
+    >>> p, r, f, s = cprecision_recall_fscore_support(y_true, y_proba)
+    >>> p.round(3), r.round(3), s
+    (array([0.615, 0.882]), array([0.8 , 0.75]), array([1, 2]))
+    """
+    if average is not None and average != "binary" and pos_label not in (None, 1):
+        if np.ndim(y_proba) == 2:
+            warnings.warn(
+                f"Note that pos_label (set to {pos_label!r}) is ignored when "
+                f"average != 'binary' (got {average!r}).",
+                UserWarning,
+                stacklevel=3,
+            )
+    classes, pcm, true_sum, pos_label = _probabilistic_counts(
+        y_true, y_proba, labels=labels, pos_label=pos_label,
+        sample_weight=sample_weight,
+    )
+    tp_sum = np.diagonal(pcm).copy()  # eq. 5: cTP_k
+    pred_sum = pcm.sum(axis=0)  # eq. 7 denominator: cTP_k + cFP_k
+    true_count = true_sum.astype(np.float64)  # eq. 8 denominator: TP_k + FN_k
+
+    if average == "binary":
+        keep = [_select_binary(classes, pos_label, average)]
+        tp_sum, pred_sum, true_count = tp_sum[keep], pred_sum[keep], true_count[keep]
+    elif average == "micro":
+        tp_sum = np.array([tp_sum.sum()])
+        pred_sum = np.array([pred_sum.sum()])
+        true_count = np.array([true_count.sum()])
+
+    precision = _divide(tp_sum, pred_sum, "precision", "predicted", average,
+                        warn_for, zero_division)
+    recall = _divide(tp_sum, true_count, "recall", "true", average, warn_for,
+                     zero_division)
+    if np.isposinf(beta):
+        f_score = recall
+    elif beta == 0:
+        f_score = precision
+    else:
+        beta2 = beta**2
+        f_score = _divide((1 + beta2) * tp_sum, beta2 * true_count + pred_sum,
+                          "f-score", "true nor predicted", average, warn_for,
+                          zero_division)
+
+    if average is None:
+        return precision, recall, f_score, true_sum
+    weights = true_count if average == "weighted" else None
+    return (
+        _nanaverage(precision, weights),
+        _nanaverage(recall, weights),
+        _nanaverage(f_score, weights),
+        None,
+    )
+
+
+@validate_params(_PRF_CONSTRAINTS, prefer_skip_nested_validation=True)
+def cprecision_score(
+    y_true,
+    y_proba,
+    *,
+    labels=None,
+    pos_label=1,
+    average="binary",
+    sample_weight=None,
+    zero_division="warn",
+):
+    """Compute the confidence precision (cPrecision).
+
+    cPrecision is ``cTP / (cTP + cFP)``: the probability the model gave the
+    positive class on positive samples, over the probability it gave the
+    positive class on all samples (Yacouby & Axman 2020, eq. 7). The best value
+    is 1 and the worst value is 0.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Ground truth (correct) target values.
+
+    y_proba : array-like of shape (n_samples, n_classes) or (n_samples,)
+        Predicted probabilities, as returned by a classifier's
+        :term:`predict_proba` method. For a binary problem a 1-D array is read as
+        the probability of ``pos_label``.
+
+    labels : array-like of shape (n_classes,), default=None
+        The class of each column of ``y_proba``, in column order; for a fitted
+        classifier, ``estimator.classes_``. If None, the sorted distinct labels
+        of ``y_true``, which must then number exactly ``n_classes``. Pass it
+        whenever a class may be absent from ``y_true`` (a small test fold).
+        Unlike the ``labels`` of :func:`~sklearn.metrics.precision_score`, it
+        cannot select a subset of the classes.
+
+    pos_label : int, float, bool or str, default=1
+        The class to report if ``average='binary'``, and the class whose
+        probability a 1-D ``y_proba`` holds. For 1-D ``y_proba`` with another
+        ``average``, None means the greater of the two classes.
+
+    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+        If None, the metric for each class is returned. Otherwise, this
+        determines the type of averaging performed on the data:
+
+        ``'binary'``:
+            Only report results for the class specified by ``pos_label``.
+            This is applicable only if ``y_proba`` has two classes.
+        ``'micro'``:
+            Calculate metrics globally by summing the confidence true positives,
+            the column masses and the class counts over classes.
+        ``'macro'``:
+            Calculate metrics for each class, and find their unweighted mean.
+            This does not take label imbalance into account.
+        ``'weighted'``:
+            Calculate metrics for each class, and find their average weighted by
+            support (the number of true instances for each class).
+
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Sets the value to return when there is a zero division, i.e. when a
+        class receives no probability mass (cPrecision) or has no true samples
+        (cRecall). If set to "warn", this acts as 0, but a warning is also
+        raised.
+
+    Returns
+    -------
+    precision : float or ndarray of shape (n_classes,)
+        Confidence precision of the positive class in binary classification or
+        the average over classes for multiclass, as a Python float; an array
+        for ``average=None``.
+
+    See Also
+    --------
+    cprecision_recall_fscore_support : All confidence metrics in one pass.
+    sklearn.metrics.precision_score : The argmax counterpart.
+
+    Notes
+    -----
+    ``cPrecision_k = pcm[k, k] / sum_r pcm[r, k]`` (eq. 7), with ``pcm`` the
+    probabilistic confusion matrix (eq. 3). It is undefined only when no sample
+    gives class ``k`` any probability, which is far rarer than the argmax
+    precision's undefined case (class ``k`` never the argmax).
+
+    References
+    ----------
+    .. [1] R. Yacouby and D. Axman, "Probabilistic Extension of Precision,
+       Recall, and F1 Score for More Thorough Evaluation of Classification
+       Models", Eval4NLP 2020.
+
+    Examples
+    --------
+    >>> from sklearn_faithful.metrics import cprecision_score
+    >>> y_true = [0, 1, 1, 0]
+    >>> y_proba = [0.2, 0.9, 0.6, 0.4]  # probability of class 1
+    >>> cprecision_score(y_true, y_proba)
+    0.7142857142857143
+    """
+    p, _, _, _ = cprecision_recall_fscore_support(
+        y_true, y_proba, labels=labels, pos_label=pos_label, average=average,
+        warn_for=("precision",), sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
+    return p
+
+
+@validate_params(_PRF_CONSTRAINTS, prefer_skip_nested_validation=True)
+def crecall_score(
+    y_true,
+    y_proba,
+    *,
+    labels=None,
+    pos_label=1,
+    average="binary",
+    sample_weight=None,
+    zero_division="warn",
+):
+    """Compute the confidence recall (cRecall).
+
+    cRecall is ``cTP / (TP + FN)``: the average probability the model gave the
+    true class over the samples of that class (Yacouby & Axman 2020, eq. 8).
+    The denominator is the plain number of samples of the class, not a sum of
+    probabilities. The best value is 1 and the worst value is 0.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Ground truth (correct) target values.
+
+    y_proba : array-like of shape (n_samples, n_classes) or (n_samples,)
+        Predicted probabilities, as returned by a classifier's
+        :term:`predict_proba` method. For a binary problem a 1-D array is read as
+        the probability of ``pos_label``.
+
+    labels : array-like of shape (n_classes,), default=None
+        The class of each column of ``y_proba``, in column order; for a fitted
+        classifier, ``estimator.classes_``. If None, the sorted distinct labels
+        of ``y_true``, which must then number exactly ``n_classes``. Pass it
+        whenever a class may be absent from ``y_true`` (a small test fold).
+        Unlike the ``labels`` of :func:`~sklearn.metrics.precision_score`, it
+        cannot select a subset of the classes.
+
+    pos_label : int, float, bool or str, default=1
+        The class to report if ``average='binary'``, and the class whose
+        probability a 1-D ``y_proba`` holds. For 1-D ``y_proba`` with another
+        ``average``, None means the greater of the two classes.
+
+    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+        If None, the metric for each class is returned. Otherwise, this
+        determines the type of averaging performed on the data:
+
+        ``'binary'``:
+            Only report results for the class specified by ``pos_label``.
+            This is applicable only if ``y_proba`` has two classes.
+        ``'micro'``:
+            Calculate metrics globally by summing the confidence true positives,
+            the column masses and the class counts over classes.
+        ``'macro'``:
+            Calculate metrics for each class, and find their unweighted mean.
+            This does not take label imbalance into account.
+        ``'weighted'``:
+            Calculate metrics for each class, and find their average weighted by
+            support (the number of true instances for each class).
+
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Sets the value to return when there is a zero division, i.e. when a
+        class receives no probability mass (cPrecision) or has no true samples
+        (cRecall). If set to "warn", this acts as 0, but a warning is also
+        raised.
+
+    Returns
+    -------
+    recall : float or ndarray of shape (n_classes,)
+        Confidence recall of the positive class in binary classification or the
+        average over classes for multiclass, as a Python float; an array for
+        ``average=None``.
+
+    See Also
+    --------
+    cprecision_recall_fscore_support : All confidence metrics in one pass.
+    sklearn.metrics.recall_score : The argmax counterpart.
+
+    Notes
+    -----
+    ``cRecall_k = pcm[k, k] / n_k`` (eq. 8), with ``pcm`` the probabilistic
+    confusion matrix (eq. 3) and ``n_k`` the number (or weight) of samples of
+    true class ``k``. It is undefined when class ``k`` is absent from
+    ``y_true``, exactly when the argmax recall is.
+
+    References
+    ----------
+    .. [1] R. Yacouby and D. Axman, "Probabilistic Extension of Precision,
+       Recall, and F1 Score for More Thorough Evaluation of Classification
+       Models", Eval4NLP 2020.
+
+    Examples
+    --------
+    >>> from sklearn_faithful.metrics import crecall_score
+    >>> y_true = [0, 1, 1, 0]
+    >>> y_proba = [0.2, 0.9, 0.6, 0.4]  # probability of class 1
+    >>> crecall_score(y_true, y_proba)
+    0.75
+    """
+    _, r, _, _ = cprecision_recall_fscore_support(
+        y_true, y_proba, labels=labels, pos_label=pos_label, average=average,
+        warn_for=("recall",), sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
+    return r
+
+
+@validate_params(
+    {**_PRF_CONSTRAINTS, "beta": [Interval(Real, 0.0, None, closed="both")]},
+    prefer_skip_nested_validation=True,
+)
+def cfbeta_score(
+    y_true,
+    y_proba,
+    *,
+    beta,
+    labels=None,
+    pos_label=1,
+    average="binary",
+    sample_weight=None,
+    zero_division="warn",
+):
+    """Compute the confidence F-beta score (cF-beta).
+
+    The weighted harmonic mean of cPrecision and cRecall; ``beta > 1`` favours
+    recall. The best value is 1 and the worst value is 0.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Ground truth (correct) target values.
+
+    y_proba : array-like of shape (n_samples, n_classes) or (n_samples,)
+        Predicted probabilities, as returned by a classifier's
+        :term:`predict_proba` method. For a binary problem a 1-D array is read as
+        the probability of ``pos_label``.
+
+    beta : float
+        The strength of recall versus precision in the F-score.
+
+    labels : array-like of shape (n_classes,), default=None
+        The class of each column of ``y_proba``, in column order; for a fitted
+        classifier, ``estimator.classes_``. If None, the sorted distinct labels
+        of ``y_true``, which must then number exactly ``n_classes``. Pass it
+        whenever a class may be absent from ``y_true`` (a small test fold).
+        Unlike the ``labels`` of :func:`~sklearn.metrics.precision_score`, it
+        cannot select a subset of the classes.
+
+    pos_label : int, float, bool or str, default=1
+        The class to report if ``average='binary'``, and the class whose
+        probability a 1-D ``y_proba`` holds. For 1-D ``y_proba`` with another
+        ``average``, None means the greater of the two classes.
+
+    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+        If None, the metric for each class is returned. Otherwise, this
+        determines the type of averaging performed on the data:
+
+        ``'binary'``:
+            Only report results for the class specified by ``pos_label``.
+            This is applicable only if ``y_proba`` has two classes.
+        ``'micro'``:
+            Calculate metrics globally by summing the confidence true positives,
+            the column masses and the class counts over classes.
+        ``'macro'``:
+            Calculate metrics for each class, and find their unweighted mean.
+            This does not take label imbalance into account.
+        ``'weighted'``:
+            Calculate metrics for each class, and find their average weighted by
+            support (the number of true instances for each class).
+
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Sets the value to return when there is a zero division, i.e. when a
+        class receives no probability mass (cPrecision) or has no true samples
+        (cRecall). If set to "warn", this acts as 0, but a warning is also
+        raised.
+
+    Returns
+    -------
+    fbeta_score : float or ndarray of shape (n_classes,)
+        Confidence F-beta score of the positive class in binary classification
+        or the average over classes for multiclass, as a Python float; an array
+        for ``average=None``.
+
+    See Also
+    --------
+    cf1_score : The case ``beta=1``.
+    sklearn.metrics.fbeta_score : The argmax counterpart.
+
+    Notes
+    -----
+    ``cF_beta,k = (1 + beta^2) cTP_k / (beta^2 n_k + cTP_k + cFP_k)``, the
+    weighted harmonic mean of eqs. (7) and (8). It is undefined only when class
+    ``k`` is absent from ``y_true`` and receives no probability mass.
+
+    References
+    ----------
+    .. [1] R. Yacouby and D. Axman, "Probabilistic Extension of Precision,
+       Recall, and F1 Score for More Thorough Evaluation of Classification
+       Models", Eval4NLP 2020.
+
+    Examples
+    --------
+    >>> from sklearn_faithful.metrics import cfbeta_score
+    >>> y_true = [0, 1, 1, 0]
+    >>> y_proba = [0.2, 0.9, 0.6, 0.4]  # probability of class 1
+    >>> round(cfbeta_score(y_true, y_proba, beta=2), 4)
+    0.7426
+    """
+    _, _, f, _ = cprecision_recall_fscore_support(
+        y_true, y_proba, beta=beta, labels=labels, pos_label=pos_label,
+        average=average, warn_for=("f-score",), sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
+    return f
+
+
+@validate_params(_PRF_CONSTRAINTS, prefer_skip_nested_validation=True)
+def cf1_score(
+    y_true,
+    y_proba,
+    *,
+    labels=None,
+    pos_label=1,
+    average="binary",
+    sample_weight=None,
+    zero_division="warn",
+):
+    """Compute the confidence F1 score (cF1).
+
+    The harmonic mean of cPrecision and cRecall (Yacouby & Axman 2020). The
+    best value is 1 and the worst value is 0.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Ground truth (correct) target values.
+
+    y_proba : array-like of shape (n_samples, n_classes) or (n_samples,)
+        Predicted probabilities, as returned by a classifier's
+        :term:`predict_proba` method. For a binary problem a 1-D array is read as
+        the probability of ``pos_label``.
+
+    labels : array-like of shape (n_classes,), default=None
+        The class of each column of ``y_proba``, in column order; for a fitted
+        classifier, ``estimator.classes_``. If None, the sorted distinct labels
+        of ``y_true``, which must then number exactly ``n_classes``. Pass it
+        whenever a class may be absent from ``y_true`` (a small test fold).
+        Unlike the ``labels`` of :func:`~sklearn.metrics.precision_score`, it
+        cannot select a subset of the classes.
+
+    pos_label : int, float, bool or str, default=1
+        The class to report if ``average='binary'``, and the class whose
+        probability a 1-D ``y_proba`` holds. For 1-D ``y_proba`` with another
+        ``average``, None means the greater of the two classes.
+
+    average : {'binary', 'micro', 'macro', 'weighted'} or None, default='binary'
+        If None, the metric for each class is returned. Otherwise, this
+        determines the type of averaging performed on the data:
+
+        ``'binary'``:
+            Only report results for the class specified by ``pos_label``.
+            This is applicable only if ``y_proba`` has two classes.
+        ``'micro'``:
+            Calculate metrics globally by summing the confidence true positives,
+            the column masses and the class counts over classes.
+        ``'macro'``:
+            Calculate metrics for each class, and find their unweighted mean.
+            This does not take label imbalance into account.
+        ``'weighted'``:
+            Calculate metrics for each class, and find their average weighted by
+            support (the number of true instances for each class).
+
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Sets the value to return when there is a zero division, i.e. when a
+        class receives no probability mass (cPrecision) or has no true samples
+        (cRecall). If set to "warn", this acts as 0, but a warning is also
+        raised.
+
+    Returns
+    -------
+    f1_score : float or ndarray of shape (n_classes,)
+        Confidence F1 score of the positive class in binary classification or
+        the average over classes for multiclass, as a Python float; an array
+        for ``average=None``.
+
+    See Also
+    --------
+    cfbeta_score : The general weighted harmonic mean.
+    sklearn.metrics.f1_score : The argmax counterpart.
+
+    Notes
+    -----
+    ``cF1_k = 2 cPrecision_k cRecall_k / (cPrecision_k + cRecall_k)
+    = 2 cTP_k / (n_k + cTP_k + cFP_k)`` (FORMULAS.md, section A). It is
+    undefined only when class ``k`` is absent from ``y_true`` and receives no
+    probability mass.
+
+    References
+    ----------
+    .. [1] R. Yacouby and D. Axman, "Probabilistic Extension of Precision,
+       Recall, and F1 Score for More Thorough Evaluation of Classification
+       Models", Eval4NLP 2020.
+
+    Examples
+    --------
+    >>> from sklearn_faithful.metrics import cf1_score
+    >>> y_true = [0, 1, 1, 0]
+    >>> y_proba = [0.2, 0.9, 0.6, 0.4]  # probability of class 1
+    >>> round(cf1_score(y_true, y_proba), 4)
+    0.7317
+    >>> y_proba = [[0.8, 0.2], [0.1, 0.9], [0.4, 0.6], [0.6, 0.4]]
+    >>> round(cf1_score(y_true, y_proba, average="macro"), 4)
+    0.7248
+    """
+    _, _, f, _ = cprecision_recall_fscore_support(
+        y_true, y_proba, beta=1.0, labels=labels, pos_label=pos_label,
+        average=average, warn_for=("f-score",), sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
+    return f

@@ -1,0 +1,167 @@
+"""Scorers for the confidence metrics, built on scikit-learn's scorer machinery.
+
+A confidence metric needs to know which class each column of ``predict_proba``
+belongs to, and a test fold may lack a class the estimator knows. The scorer
+therefore passes ``labels=estimator.classes_`` to the metric. Everything else
+(the shared ``predict_proba`` cache of multi-metric scoring, ``sample_weight``
+forwarding and metadata routing) is scikit-learn's own.
+"""
+
+from copy import deepcopy
+
+from sklearn.metrics import get_scorer as _sklearn_get_scorer
+from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
+
+from ..utils._compat import _Scorer
+from ._confidence import cf1_score, cprecision_score, crecall_score
+
+
+class _ConfidenceScorer(_Scorer):
+    """A ``predict_proba`` scorer that tells the metric the estimator's classes."""
+
+    def _score(self, method_caller, estimator, X, y_true, **kwargs):
+        self._warn_overlap(
+            message=(
+                "There is an overlap between set kwargs of this scorer instance and"
+                " passed metadata. Please pass them either as kwargs to"
+                " `make_confidence_scorer` or metadata, but not both."
+            ),
+            kwargs=kwargs,
+        )
+        classes = getattr(estimator, "classes_", None)
+        if classes is None:
+            raise ValueError(
+                f"{self._score_func.__name__} scores a classifier through "
+                f"predict_proba and its classes_; {estimator!r} has no classes_ "
+                "attribute. Use a fitted classifier (or a Pipeline ending in one)."
+            )
+        params = {**self._kwargs, **kwargs}
+        pos_label = None
+        if len(classes) == 2:
+            # scikit-learn passes a binary classifier's predict_proba as the 1-D
+            # probability of pos_label; None means classes_[-1], as in sklearn.
+            pos_label = params.get("pos_label", 1)
+            if pos_label is None:
+                pos_label = classes[-1]
+            params["pos_label"] = pos_label
+        y_proba = method_caller(estimator, "predict_proba", X, pos_label=pos_label)
+        params["labels"] = classes
+        return self._sign * self._score_func(y_true, y_proba, **params)
+
+    def __repr__(self):
+        kwargs = "".join(f", {k}={v!r}" for k, v in self._kwargs.items())
+        return f"make_confidence_scorer({self._score_func.__name__}{kwargs})"
+
+
+def make_confidence_scorer(score_func, **kwargs):
+    """Make a scorer from a confidence metric.
+
+    The scorer calls ``predict_proba`` (once per fold, shared with the other
+    ``predict_proba`` scorers of a ``scoring`` dict) and passes the estimator's
+    ``classes_`` to ``score_func`` as ``labels``, so it scores correctly when a
+    test fold lacks a class. It accepts ``sample_weight`` like scikit-learn's
+    own scorers.
+
+    Parameters
+    ----------
+    score_func : callable
+        A confidence metric with signature
+        ``score_func(y_true, y_proba, *, labels, pos_label, **kwargs)``, such as
+        :func:`cf1_score`.
+
+    **kwargs : additional arguments
+        Additional parameters passed to ``score_func``, such as ``average`` or
+        ``beta``.
+
+    Returns
+    -------
+    scorer : callable
+        Callable with signature ``scorer(estimator, X, y_true, **kwargs)`` that
+        returns a Python float.
+
+    See Also
+    --------
+    get_scorer : The ready-made scorers by name.
+    sklearn.metrics.make_scorer : The scikit-learn factory this extends.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from sklearn_faithful.metrics import cfbeta_score, make_confidence_scorer
+    >>> X, y = load_iris(return_X_y=True)
+    >>> cf2 = make_confidence_scorer(cfbeta_score, beta=2, average="macro")
+    >>> scores = cross_val_score(LogisticRegression(max_iter=1000), X, y, cv=3,
+    ...                          scoring=cf2)
+    >>> bool(0.5 < scores.mean() < 1)
+    True
+    """
+    return _ConfidenceScorer(score_func, 1, kwargs, "predict_proba")
+
+
+def _build_scorers():
+    scorers = {}
+    for name, func in (
+        ("cprecision", cprecision_score),
+        ("crecall", crecall_score),
+        ("cf1", cf1_score),
+    ):
+        scorers[name] = make_confidence_scorer(func, average="binary")
+        for average in ("micro", "macro", "weighted"):
+            scorers[f"{name}_{average}"] = make_confidence_scorer(
+                func, pos_label=None, average=average
+            )
+    return scorers
+
+
+_CONFIDENCE_SCORERS = _build_scorers()
+
+
+def get_scorer_names():
+    """Get the names of all scorers: the confidence scorers, then scikit-learn's.
+
+    Returns
+    -------
+    list of str
+        Names accepted by :func:`get_scorer`.
+
+    Examples
+    --------
+    >>> from sklearn_faithful.metrics import get_scorer_names
+    >>> [name for name in get_scorer_names() if name.startswith("cf1")]
+    ['cf1', 'cf1_macro', 'cf1_micro', 'cf1_weighted']
+    """
+    return sorted(_CONFIDENCE_SCORERS) + list(_sklearn_get_scorer_names())
+
+
+def get_scorer(scoring):
+    """Get a scorer by name: a confidence scorer, or any scikit-learn scorer.
+
+    The confidence scorers are ``'cprecision'``, ``'crecall'`` and ``'cf1'``
+    (``average='binary'``, ``pos_label=1``) and the same names with the suffix
+    ``'_micro'``, ``'_macro'`` or ``'_weighted'``. For a binary problem whose
+    positive class is not 1, build one with
+    ``make_confidence_scorer(cf1_score, pos_label="spam")``.
+
+    Parameters
+    ----------
+    scoring : str or callable
+        Scorer name. A callable is returned unchanged.
+
+    Returns
+    -------
+    scorer : callable
+        The scorer, for ``cross_validate(scoring=...)`` or
+        ``GridSearchCV(scoring=...)``, alone or in a ``scoring`` dict.
+
+    Examples
+    --------
+    >>> from sklearn_faithful.metrics import get_scorer
+    >>> scoring = {name: get_scorer(name) for name in ("f1_macro", "cf1_macro")}
+    >>> get_scorer("cf1_macro")
+    make_confidence_scorer(cf1_score, pos_label=None, average='macro')
+    """
+    if isinstance(scoring, str) and scoring in _CONFIDENCE_SCORERS:
+        return deepcopy(_CONFIDENCE_SCORERS[scoring])
+    return _sklearn_get_scorer(scoring)

@@ -1,0 +1,217 @@
+"""Validation helpers for the data users hand to sklearn-faithful.
+
+Each helper checks one kind of input and raises a ``ValueError`` that names the
+parameter, shows the bad value and says what is allowed. None of them modifies
+its input in place.
+"""
+
+import numbers
+import warnings
+
+import numpy as np
+from sklearn.utils import column_or_1d
+
+# Integer labels spanning at most this many values (per sample) are encoded with a
+# lookup table, an O(n) pass, instead of a sort.
+_LUT_SPAN_PER_SAMPLE = 4
+
+
+def check_matplotlib(caller):
+    """Import matplotlib.pyplot, or say how to install it.
+
+    Parameters
+    ----------
+    caller : str
+        Name of the function that needs matplotlib, used in the error message.
+
+    Returns
+    -------
+    plt : module
+        ``matplotlib.pyplot``.
+
+    Raises
+    ------
+    ImportError
+        If matplotlib is not installed.
+    """
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # pragma: no cover - exercised by monkeypatching
+        raise ImportError(
+            f"{caller} requires matplotlib, which is not installed. Install it "
+            "with: pip install 'sklearn-faithful[plot]'"
+        ) from exc
+    return plt
+
+
+def _check_y_true(y_true, name="y_true"):
+    """Return ``y_true`` as a non-empty 1-D array of labels."""
+    try:
+        y = column_or_1d(y_true, warn=True)
+    except ValueError as exc:
+        raise ValueError(
+            f"{name} must be a 1-D array-like of class labels; got shape "
+            f"{np.shape(y_true)}."
+        ) from exc
+    if y.shape[0] == 0:
+        raise ValueError(f"{name} is empty; at least one sample is needed.")
+    if y.dtype.kind == "f" and not np.isfinite(y).all():
+        raise ValueError(
+            f"{name} contains NaN or infinity; class labels must be finite."
+        )
+    return y
+
+
+def _check_sample_weight(sample_weight, n_samples):
+    """Return ``sample_weight`` as a float array of length ``n_samples``, or None."""
+    if sample_weight is None:
+        return None
+    w = np.asarray(sample_weight)
+    if w.ndim != 1 or w.shape[0] != n_samples:
+        raise ValueError(
+            f"sample_weight must have shape ({n_samples},) to match y_true; got "
+            f"shape {w.shape}."
+        )
+    if w.dtype.kind not in "biuf":
+        raise ValueError(
+            f"sample_weight must be numeric; got dtype {w.dtype!s}."
+        )
+    w = w.astype(np.float64, copy=False)
+    if not np.isfinite(w).all():
+        bad = int(np.flatnonzero(~np.isfinite(w))[0])
+        raise ValueError(
+            f"sample_weight contains {w[bad]!r} at position {bad}; weights must be "
+            "finite and non-negative."
+        )
+    if (w < 0).any():
+        bad = int(np.flatnonzero(w < 0)[0])
+        raise ValueError(
+            f"sample_weight contains the negative weight {w[bad]!r} at position "
+            f"{bad}; weights must be non-negative."
+        )
+    return w
+
+
+def _check_classes(labels, name="labels"):
+    """Return ``labels`` as a 1-D array of distinct class labels."""
+    classes = np.asarray(labels)
+    if classes.ndim != 1 or classes.shape[0] == 0:
+        raise ValueError(
+            f"{name} must be a non-empty 1-D array-like of class labels; got "
+            f"{labels!r}."
+        )
+    if np.unique(classes).shape[0] != classes.shape[0]:
+        raise ValueError(f"{name} contains duplicates: {labels!r}.")
+    return classes
+
+
+def _unique_labels(y):
+    """Return the sorted distinct labels of a 1-D array ``y``."""
+    if y.dtype.kind in "iub":
+        lo, hi = int(y.min()), int(y.max())
+        if hi - lo <= _LUT_SPAN_PER_SAMPLE * y.shape[0] + 1024:
+            present = np.bincount(y - lo if lo else y, minlength=hi - lo + 1) > 0
+            return (np.flatnonzero(present) + lo).astype(y.dtype, copy=False)
+    return np.unique(y)
+
+
+def _encode(y, classes, name="y_true", classes_name="labels"):
+    """Return the position of each label of ``y`` in ``classes``.
+
+    Raises a ``ValueError`` naming the labels of ``y`` that ``classes`` lacks.
+    """
+    k = classes.shape[0]
+    idx = None
+    if y.dtype.kind in "iub" and classes.dtype.kind in "iub":
+        lo, hi = int(y.min()), int(y.max())
+        if hi - lo <= _LUT_SPAN_PER_SAMPLE * y.shape[0] + 1024:
+            lut = np.full(hi - lo + 1, -1, dtype=np.intp)
+            inside = (classes >= lo) & (classes <= hi)
+            lut[classes[inside].astype(np.int64) - lo] = np.flatnonzero(inside)
+            idx = lut[y - lo if lo else y]
+            unknown = idx < 0
+    if idx is None:
+        sorter = np.argsort(classes, kind="stable")
+        pos = np.searchsorted(classes, y, sorter=sorter)
+        pos = np.minimum(pos, k - 1)
+        idx = sorter[pos]
+        unknown = classes[idx] != y
+    if unknown.any():
+        missing = np.unique(y[unknown])
+        shown = ", ".join(repr(v) for v in missing[:5].tolist())
+        more = f" and {missing.shape[0] - 5} more" if missing.shape[0] > 5 else ""
+        raise ValueError(
+            f"{name} contains label(s) {shown}{more} that are not in "
+            f"{classes_name}={classes.tolist()!r}. Every class in {name} needs a "
+            "column of y_proba; pass labels=estimator.classes_ to name the column "
+            "of each class."
+        )
+    return idx
+
+
+def _as_float_array(y_proba, name="y_proba"):
+    """Return ``y_proba`` as a floating-point ndarray, copying only if needed."""
+    arr = np.asarray(y_proba)
+    if arr.dtype.kind == "f":
+        return arr
+    if arr.dtype.kind in "biu":
+        return arr.astype(np.float64)
+    try:
+        return arr.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            f"{name} must hold numbers (probabilities in [0, 1]); got dtype "
+            f"{arr.dtype!s}."
+        ) from exc
+
+
+def _raise_for_bad_probabilities(y_proba, name="y_proba"):
+    """Find the first invalid entry of ``y_proba`` and raise a ``ValueError``.
+
+    Called only once a cheap pass has found that something is wrong, so it may
+    take several passes to give a precise message.
+    """
+    flat = y_proba.reshape(y_proba.shape[0], -1)
+    nan_rows = np.flatnonzero(np.isnan(flat).any(axis=1))
+    if nan_rows.size:
+        raise ValueError(
+            f"{name} contains NaN at row {int(nan_rows[0])} ({nan_rows.size} "
+            "row(s) in all); probabilities must be finite numbers in [0, 1]."
+        )
+    inf_rows = np.flatnonzero(np.isinf(flat).any(axis=1))
+    if inf_rows.size:
+        raise ValueError(
+            f"{name} contains infinity at row {int(inf_rows[0])} "
+            f"({inf_rows.size} row(s) in all); probabilities must be finite "
+            "numbers in [0, 1]."
+        )
+    out = (flat < 0) | (flat > 1)
+    out_rows = np.flatnonzero(out.any(axis=1))
+    if out_rows.size:
+        r = int(out_rows[0])
+        value = flat[r][out[r]][0].item()
+        raise ValueError(
+            f"{name} contains {value!r} at row {r} ({out_rows.size} row(s) in "
+            "all); probabilities must lie in [0, 1]. If these are decision scores "
+            "or logits, pass predict_proba output (or a softmax of the scores)."
+        )
+
+
+def _warn_rows_not_normalized(n_bad, max_dev, name="y_proba"):
+    warnings.warn(
+        f"{n_bad} row(s) of {name} do not sum to 1 (largest deviation "
+        f"{max_dev:.3g}). The confidence metrics assume each row is a probability "
+        "distribution over the classes (Yacouby & Axman 2020, eq. 1); normalise "
+        "the rows or check that every class has a column.",
+        UserWarning,
+        stacklevel=4,
+    )
+
+
+def _row_sum_tolerance(dtype):
+    """Tolerance on ``|row sum - 1|``: the square root of the dtype's epsilon."""
+    return float(np.sqrt(np.finfo(dtype).eps))
+
+
+def _is_scalar_label(value):
+    return isinstance(value, (numbers.Number, str, np.generic)) or value is None
