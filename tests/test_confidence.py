@@ -51,7 +51,6 @@ def _weights(kind, n, rng):
 @pytest.mark.parametrize("weight_kind", [None, "int", "float"])
 @pytest.mark.parametrize("beta", [0.5, 1.0, 2.0])
 def test_one_hot_equals_sklearn(n_classes, average, weight_kind, beta):
-    # 80 classes takes the sparse product path, the others the dense GEMM path.
     rng = np.random.default_rng(n_classes)
     n = 500
     y_true = rng.integers(0, n_classes, size=n)
@@ -224,8 +223,8 @@ def test_one_d_single_class_in_y_true():
     assert cprecision_score([0, 0], [0.3, 0.5]) == 0.0
 
 
-def test_chunked_matrix_matches_reference():
-    # More samples than one chunk, float32 input, weights: compare with np.add.at.
+def test_matrix_matches_reference():
+    # Many samples, float32 input, weights: compare with np.add.at.
     rng = np.random.default_rng(0)
     n, k = 20_000, 5
     y = rng.integers(0, k, n)

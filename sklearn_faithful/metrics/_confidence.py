@@ -29,14 +29,6 @@ from ..utils._validation import (
     _warn_rows_not_normalized,
 )
 
-# y_proba is read in chunks of about this many entries (256 KiB of float64), so
-# that validation and the confusion-matrix product run while a chunk is in cache:
-# one pass over memory in all.
-_CHUNK_ENTRIES = 32_768
-# Up to this many classes the per-chunk product is a dense one-hot GEMM (O(n k^2)
-# flops, but BLAS); above it a sparse product (O(n k)) is cheaper.
-_DENSE_MAX_CLASSES = 64
-
 _AVERAGE_OPTIONS = ("binary", "micro", "macro", "weighted")
 
 _PRF_CONSTRAINTS = {
@@ -126,66 +118,39 @@ def _resolve_classes(y, labels, n_columns, pos_label):
     return classes, pos_label
 
 
-def _dense_chunk_product(block, idx, weight, pcm, onehot):
-    """Add ``onehot(idx, weight).T @ block`` to ``pcm`` (eq. 3 on one chunk)."""
-    m = block.shape[0]
-    onehot = onehot[:m]
-    onehot.fill(0.0)
-    onehot[np.arange(m), idx] = 1.0 if weight is None else weight
-    pcm += onehot.T @ block
+def _check_probability_rows(proba):
+    """Check 2-D ``proba`` in two passes: its minimum, then its row sums.
 
-
-def _sparse_chunk_product(block, idx, weight, pcm, onehot):
-    """Add ``onehot(idx, weight).T @ block`` to ``pcm`` with a sparse product."""
-    m = block.shape[0]
-    data = np.ones(m) if weight is None else weight
-    indicator = sparse.csr_matrix(
-        (data, (idx, np.arange(m))), shape=(pcm.shape[0], m)
-    )
-    pcm += indicator @ block
+    NaN fails every comparison, so ``not min >= 0`` catches NaN and negative
+    values; infinity makes a row sum non-finite. Values above 1 are only possible
+    in rows that do not sum to 1, so the maximum is taken only then.
+    """
+    if not proba.min() >= 0:
+        _raise_for_bad_probabilities(proba)
+    deviation = np.abs(proba @ np.ones(proba.shape[1], dtype=proba.dtype) - 1.0)
+    worst = deviation.max()
+    if not np.isfinite(worst):
+        _raise_for_bad_probabilities(proba)
+    tol = _row_sum_tolerance(proba.dtype)
+    if worst > tol:
+        if not proba.max() <= 1:
+            _raise_for_bad_probabilities(proba)
+        _warn_rows_not_normalized(int(np.count_nonzero(deviation > tol)), worst)
 
 
 def _pcm_from_columns(idx, proba, weight, n_classes):
-    """Probabilistic confusion matrix of 2-D ``proba``, validating on the way.
+    """Probabilistic confusion matrix of 2-D ``proba`` (eq. 3).
 
-    Reads ``proba`` once, chunk by chunk. Each chunk is checked for NaN,
-    infinity and negative values (its minimum) and for rows that do not sum to
-    one (one matrix-vector product), then added to the matrix.
+    ``pcm = E.T @ proba`` with ``E`` the (weighted) one-hot matrix of the true
+    classes, stored as a sparse matrix with one entry per sample: one streaming
+    pass over ``proba``, O(n_samples * n_classes).
     """
-    n, k = proba.shape
-    rows = max(256, _CHUNK_ENTRIES // k)
-    pcm = np.zeros((n_classes, k))
-    if n_classes <= _DENSE_MAX_CLASSES:
-        product, onehot = _dense_chunk_product, np.zeros((min(rows, n), n_classes))
-    else:
-        product, onehot = _sparse_chunk_product, None
-    ones = np.ones(k, dtype=proba.dtype)
-    tol = _row_sum_tolerance(proba.dtype)
-    n_unnormalized, max_dev, invalid = 0, 0.0, False
-    for start in range(0, n, rows):
-        stop = start + rows
-        block = proba[start:stop]
-        # NaN fails every comparison, so "not >= 0" catches NaN and negatives.
-        if not block.min() >= 0:
-            invalid = True
-            break
-        dev = np.abs(block @ ones - 1.0)
-        worst = dev.max()
-        if not np.isfinite(worst):
-            invalid = True
-            break
-        if worst > tol:
-            n_unnormalized += int(np.count_nonzero(dev > tol))
-            max_dev = max(max_dev, float(worst))
-        w = None if weight is None else weight[start:stop]
-        product(block, idx[start:stop], w, pcm, onehot)
-    if invalid:
-        _raise_for_bad_probabilities(proba)
-    if n_unnormalized:
-        if not proba.max() <= 1:
-            _raise_for_bad_probabilities(proba)
-        _warn_rows_not_normalized(n_unnormalized, max_dev)
-    return pcm
+    n = proba.shape[0]
+    data = np.ones(n) if weight is None else weight
+    indicator = sparse.csc_matrix(
+        (data, idx, np.arange(n + 1)), shape=(n_classes, n)
+    )
+    return np.asarray(indicator @ proba, dtype=np.float64)
 
 
 def _pcm_from_positive(idx, p, weight, pos_index, n_classes):
@@ -235,6 +200,7 @@ def _probabilistic_counts(y_true, y_proba, *, labels, pos_label, sample_weight):
     idx = _encode(y, classes)
     k = classes.shape[0]
     if proba.ndim == 2:
+        _check_probability_rows(proba)
         pcm = _pcm_from_columns(idx, proba, weight, k)
     else:
         pos_index = classes.tolist().index(one_d_pos)
