@@ -329,8 +329,7 @@ def _zero_division_value(zero_division):
     return float(zero_division)
 
 
-def _divide(numerator, denominator, metric, modifier, average, warn_for,
-            zero_division):
+def _divide(numerator, denominator, metric, modifier, warn_for, zero_division):
     """Divide, setting 0/0 to ``zero_division`` and warning as scikit-learn does."""
     mask = denominator == 0
     result = numerator / np.where(mask, 1.0, denominator)
@@ -359,7 +358,7 @@ def _nanaverage(values, weights=None):
     return float(np.mean(values[keep]))
 
 
-def _select_binary(classes, pos_label, average):
+def _select_binary(classes, pos_label):
     """Index of ``pos_label`` for ``average='binary'``, with scikit-learn's errors."""
     if classes.shape[0] > 2:
         raise ValueError(
@@ -528,17 +527,16 @@ def cprecision_recall_fscore_support(
     true_count = true_sum.astype(np.float64)  # eq. 8 denominator: TP_k + FN_k
 
     if average == "binary":
-        keep = [_select_binary(classes, pos_label, average)]
+        keep = [_select_binary(classes, pos_label)]
         tp_sum, pred_sum, true_count = tp_sum[keep], pred_sum[keep], true_count[keep]
     elif average == "micro":
         tp_sum = np.array([tp_sum.sum()])
         pred_sum = np.array([pred_sum.sum()])
         true_count = np.array([true_count.sum()])
 
-    precision = _divide(tp_sum, pred_sum, "precision", "predicted", average,
-                        warn_for, zero_division)
-    recall = _divide(tp_sum, true_count, "recall", "true", average, warn_for,
-                     zero_division)
+    precision = _divide(tp_sum, pred_sum, "precision", "predicted", warn_for,
+                        zero_division)
+    recall = _divide(tp_sum, true_count, "recall", "true", warn_for, zero_division)
     if np.isposinf(beta):
         f_score = recall
     elif beta == 0:
@@ -546,8 +544,7 @@ def cprecision_recall_fscore_support(
     else:
         beta2 = beta**2
         f_score = _divide((1 + beta2) * tp_sum, beta2 * true_count + pred_sum,
-                          "f-score", "true nor predicted", average, warn_for,
-                          zero_division)
+                          "f-score", "true nor predicted", warn_for, zero_division)
 
     if average is None:
         return precision, recall, f_score, true_sum

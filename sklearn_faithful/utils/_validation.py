@@ -5,7 +5,6 @@ parameter, shows the bad value and says what is allowed. None of them modifies
 its input in place.
 """
 
-import numbers
 import warnings
 
 import numpy as np
@@ -154,8 +153,6 @@ def _as_float_array(y_proba, name="y_proba"):
     arr = np.asarray(y_proba)
     if arr.dtype.kind == "f":
         return arr
-    if arr.dtype.kind in "biu":
-        return arr.astype(np.float64)
     try:
         return arr.astype(np.float64)
     except (TypeError, ValueError) as exc:
@@ -211,7 +208,3 @@ def _warn_rows_not_normalized(n_bad, max_dev, name="y_proba"):
 def _row_sum_tolerance(dtype):
     """Tolerance on ``|row sum - 1|``: the square root of the dtype's epsilon."""
     return float(np.sqrt(np.finfo(dtype).eps))
-
-
-def _is_scalar_label(value):
-    return isinstance(value, (numbers.Number, str, np.generic)) or value is None
