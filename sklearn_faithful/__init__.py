@@ -17,10 +17,18 @@ from .metrics import (
     make_confidence_scorer,
     probabilistic_confusion_matrix,
 )
+from .model_selection import (
+    BlockBalance,
+    BlockRegularized3x2CV,
+    BlockRegularizedMx2CV,
+)
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "BlockBalance",
+    "BlockRegularized3x2CV",
+    "BlockRegularizedMx2CV",
     "ProbabilisticConfusionMatrixDisplay",
     "__version__",
     "cf1_score",

@@ -11,7 +11,15 @@ from sklearn.utils._param_validation import (
     Interval,
     Options,
     StrOptions,
+    validate_parameter_constraints,
     validate_params,
 )
 
-__all__ = ["Interval", "Options", "StrOptions", "_Scorer", "validate_params"]
+__all__ = [
+    "Interval",
+    "Options",
+    "StrOptions",
+    "_Scorer",
+    "validate_parameter_constraints",
+    "validate_params",
+]
