@@ -12,21 +12,12 @@ Run: python benchmarks/bench_metrics.py [--n-samples N] [--n-classes K]
 """
 
 import argparse
-import time
 
 import numpy as np
+from _timing import median_time
 from sklearn.metrics import f1_score
 
 from sklearn_faithful.metrics import cf1_score
-
-
-def median_time(func, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
 
 
 def main():

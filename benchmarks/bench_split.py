@@ -8,21 +8,12 @@ Run: python benchmarks/bench_split.py [--n-samples N] [--n-classes K]
 """
 
 import argparse
-import time
 
 import numpy as np
+from _timing import median_time
 from sklearn.model_selection import RepeatedStratifiedKFold
 
 from sklearn_faithful.model_selection import BlockRegularized3x2CV
-
-
-def median_time(func, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
 
 
 def main():
