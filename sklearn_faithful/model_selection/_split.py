@@ -18,11 +18,11 @@ from numbers import Integral
 import numpy as np
 from scipy.linalg import hadamard
 from sklearn.model_selection import BaseCrossValidator
-from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples
 
 from ..utils._compat import Interval, validate_parameter_constraints
+from ..utils._random import _generator
 
 _MAX_REPETITIONS = 15
 
@@ -50,14 +50,6 @@ class BlockBalance:
     totals: np.ndarray | None
     max_size_difference: int
     max_relative_deviation: float
-
-
-def _generator(random_state):
-    """A numpy Generator from an int, None or a RandomState instance."""
-    if random_state is None or isinstance(random_state, Integral):
-        return np.random.default_rng(random_state)
-    state = check_random_state(random_state)
-    return np.random.default_rng(state.randint(np.iinfo(np.int32).max))
 
 
 def _deal_round_robin(order, n_blocks, rng):
