@@ -86,12 +86,21 @@ TABLE_2 = {
 
 # Tables 3-5: P(H0) and the decision, by Monte Carlo with 10^6 draws.
 TABLES_3_TO_5 = {
-    "CWS": {"precision": (0.024, "accept H1"), "recall": (0.001, "accept H1"),
-            "f1": (0.001, "accept H1")},
-    "NER": {"precision": (0.321, "accept H1"), "recall": (0.372, "accept H1"),
-            "f1": (0.300, "accept H1")},
-    "ORG": {"precision": (0.191, "accept H1"), "recall": (0.706, "accept H0"),
-            "f1": (0.587, "accept H0")},
+    "CWS": {
+        "precision": (0.024, "accept H1"),
+        "recall": (0.001, "accept H1"),
+        "f1": (0.001, "accept H1"),
+    },
+    "NER": {
+        "precision": (0.321, "accept H1"),
+        "recall": (0.372, "accept H1"),
+        "f1": (0.300, "accept H1"),
+    },
+    "ORG": {
+        "precision": (0.191, "accept H1"),
+        "recall": (0.706, "accept H0"),
+        "f1": (0.587, "accept H0"),
+    },
 }
 
 TASKS = {"CWS": CWS, "NER": NER, "ORG": ORG}

@@ -40,9 +40,7 @@ class MacroPosterior:
         self.random_state = random_state
 
     def __repr__(self):
-        return (
-            f"MacroPosterior({len(self.components)} classes, metric={self.metric!r})"
-        )
+        return f"MacroPosterior({len(self.components)} classes, metric={self.metric!r})"
 
     def rvs(self, size=None, random_state=None):
         """Draw the macro average: one draw from each class, averaged."""

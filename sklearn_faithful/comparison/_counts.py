@@ -6,7 +6,7 @@ confusion matrix, the sum times a correlation factor ``c`` (eqs. 16-24 of the
 paper, section B of ``FORMULAS.md``)::
 
     TP_e = c * sum TP,   FP_e = c * sum FP,   FN_e = c * sum FN
-    c(rho1, rho2) = 1 / (1 + rho1 + 2 (m - 1) rho2)          (eq. 16; m = 3 gives 1 + rho1 + 4 rho2)
+    c(rho1, rho2) = 1 / (1 + rho1 + 2 (m - 1) rho2)   (eq. 16; m = 3: 1 + rho1 + 4 rho2)
 """
 
 import math
@@ -145,8 +145,7 @@ def correlation_factor(correlation="wang2019", n_repetitions=3):
         rho1, rho2 = (float(r) for r in correlation)
         if not (0.0 <= rho1 <= 1.0 and 0.0 <= rho2 <= 1.0):
             raise ValueError(
-                "correlations rho1 and rho2 must lie in [0, 1]; got "
-                f"{correlation!r}."
+                f"correlations rho1 and rho2 must lie in [0, 1]; got {correlation!r}."
             )
         return 1.0 / (1.0 + rho1 + 2.0 * (m - 1) * rho2)  # eq. 16, m repetitions
     if isinstance(correlation, Real) and not isinstance(correlation, bool):

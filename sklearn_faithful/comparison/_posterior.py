@@ -52,7 +52,7 @@ _Z_TAIL = special.ndtr(np.where(_Z_LOWER, _Z_NODES, -_Z_NODES))
 
 
 class _BetaTransformPosterior:
-    """A metric ``g(W)`` with ``W ~ Beta(alpha, beta)`` and ``g`` increasing on [0, 1]."""
+    """A metric ``g(W)``, ``W ~ Beta(alpha, beta)``, ``g`` increasing on [0, 1]."""
 
     metric = None
 
@@ -345,7 +345,8 @@ class F1Posterior(_BetaTransformPosterior):
         """Posterior mode.
 
         Unlike precision and recall, the mode is not the pooled F1 ``2 TP_e /
-        (2 TP_e + FP_e + FN_e)``, though it approaches it as counts grow. The root in (0, 1) of ``2 t^2 - (5 - a - 2 b) t - 2 (b - 1) = 0``,
+        (2 TP_e + FP_e + FN_e)``, though it approaches it as counts grow. It
+        is the root in (0, 1) of ``2 t^2 - (5 - a - 2 b) t - 2 (b - 1) = 0``,
         where the derivative of the log density vanishes, computed without
         cancellation. Returns 0 where the density is unbounded at 0
         (``b < 1``) and 1 where it is unbounded at 1 (``a < 1``).
@@ -367,9 +368,7 @@ class F1Posterior(_BetaTransformPosterior):
 def _check_shape_parameters(**params):
     for name, value in params.items():
         if not (isinstance(value, Real) and np.isfinite(value) and value > 0):
-            raise ValueError(
-                f"{name} must be a finite positive number; got {value!r}."
-            )
+            raise ValueError(f"{name} must be a finite positive number; got {value!r}.")
 
 
 def _check_effective(counts_e):

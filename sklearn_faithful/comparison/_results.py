@@ -108,5 +108,7 @@ class BayesTestResult:
                 f"{self.p_better:.4f}"
             )
         if self.method == "monte-carlo":
-            text += f"\n(Monte Carlo, {self.n_draws} draws, s.e. {self.standard_error:.1e})"
+            text += (
+                f"\n(Monte Carlo, {self.n_draws} draws, s.e. {self.standard_error:.1e})"
+            )
         return text
