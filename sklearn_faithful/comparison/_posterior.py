@@ -311,7 +311,7 @@ class F1Posterior(_BetaTransformPosterior):
     >>> post = F1Posterior(a=20.0, b=81.0)  # TP_e = 80, FP_e + FN_e = 18
     >>> round(post.mode(), 4)  # near, not at, 2 TP / (2 TP + FP + FN) = 0.8989
     0.8949
-    >>> round(post.cdf(post.ppf(0.3)), 12)
+    >>> print(round(post.cdf(post.ppf(0.3)), 12))
     0.3
     """
 
