@@ -248,7 +248,9 @@ def test_large_counts_density_integrates_to_one():
     for post in (BetaPosterior(1e9, 2e9), F1Posterior(2e9, 1e9)):
         lo, hi = post.ppf([1e-13, 1 - 1e-13])
         total, _ = integrate.quad(post.pdf, lo, hi, points=[post.median()], limit=500)
-        assert total == pytest.approx(1.0, abs=1e-9)
+        # scipy >= 1.17 gives 1e-12; 1.12-1.16 (Boost's older incomplete Beta)
+        # carry errors of a few 1e-8 at counts of 1e9
+        assert total == pytest.approx(1.0, abs=1e-7)
 
 
 def test_posterior_rvs_reproducible():
@@ -341,7 +343,9 @@ def test_exact_matches_scipy_quadrature():
         b = _random_counts(rng, rng.choice([1, 10, 1000, 10**6]))
         metric = rng.choice(["precision", "recall", "f1"])
         res = bayes_test(a, b, metric=metric, prior=float(rng.choice([0.5, 1, 2])))
-        assert res.p_h0 == pytest.approx(_scipy_p_h0(res), abs=1e-9)
+        # 1e-9 with scipy >= 1.17; older scipy's Beta pdf and cdf err by ~1e-8
+        # at counts of 1e6 and more, in the reference as much as in ours
+        assert res.p_h0 == pytest.approx(_scipy_p_h0(res), abs=3e-8)
 
 
 @pytest.mark.parametrize("task", ["NER", "ORG"])

@@ -8,18 +8,24 @@ change in scikit-learn touches one file.
 
 from sklearn.metrics._scorer import _Scorer
 from sklearn.utils._param_validation import (
+    HasMethods,
     Interval,
     Options,
     StrOptions,
     validate_parameter_constraints,
     validate_params,
 )
+from sklearn.utils.metaestimators import _safe_split
+from sklearn.utils.validation import _check_method_params
 
 __all__ = [
+    "HasMethods",
     "Interval",
     "Options",
     "StrOptions",
     "_Scorer",
+    "_check_method_params",
+    "_safe_split",
     "validate_parameter_constraints",
     "validate_params",
 ]

@@ -1,0 +1,577 @@
+"""BayesModelComparison: the 3x2 BCV Bayes test on two scikit-learn estimators."""
+
+import time
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, clone
+from sklearn.metrics import confusion_matrix
+from sklearn.model_selection import check_cv
+from sklearn.utils import indexable
+from sklearn.utils.parallel import Parallel, delayed
+from sklearn.utils.validation import check_is_fitted
+
+from ..model_selection import BlockRegularized3x2CV
+from ..utils._compat import (
+    HasMethods,
+    Interval,
+    StrOptions,
+    _check_method_params,
+    _safe_split,
+    validate_parameter_constraints,
+)
+from ..utils._random import _generator
+from ..utils._validation import _check_y_true, check_matplotlib
+from ._bayes import METHODS, bayes_test
+from ._counts import correlation_factor
+from ._posterior import METRICS
+
+
+def _fit_and_count(estimator, X, y, train, test, classes, fit_params):
+    """Fit on ``train``, predict ``test``; one-vs-rest (TP, FP, FN, TN) per class."""
+    X_train, y_train = _safe_split(estimator, X, y, train)
+    X_test, y_test = _safe_split(estimator, X, y, test, train)
+    params = _check_method_params(X, params=fit_params, indices=train)
+    estimator.fit(X_train, y_train, **params)
+    y_pred = np.asarray(estimator.predict(X_test))
+    unknown = ~np.isin(y_pred, classes)
+    if unknown.any():
+        raise ValueError(
+            f"{type(estimator).__name__} predicted the label "
+            f"{y_pred[unknown][0]!r}, which is not among the classes of y "
+            f"{classes.tolist()}."
+        )
+    cm = confusion_matrix(y_test, y_pred, labels=classes)
+    tp = np.diag(cm)
+    fp = cm.sum(axis=0) - tp
+    fn = cm.sum(axis=1) - tp
+    tn = cm.sum() - tp - fp - fn
+    return np.column_stack([tp, fp, fn, tn])
+
+
+def _check_mx2_structure(splits, n_samples):
+    """Check that consecutive splits form m complementary two-fold partitions."""
+    if len(splits) == 0 or len(splits) % 2:
+        raise ValueError(
+            f"cv gave {len(splits)} splits; the correlation correction assumes "
+            "m two-fold partitions, each used both ways (2m splits, 6 for 3x2 "
+            "BCV). Use BlockRegularizedMx2CV, or give the factor itself as a "
+            "float in correlation=..."
+        )
+    for k in range(0, len(splits), 2):
+        (train1, test1), (train2, test2) = splits[k], splits[k + 1]
+        if len(test1) == 0 or len(test2) == 0:
+            raise ValueError(f"cv split {k} or {k + 1} has an empty test set.")
+        halves_ok = (
+            len(test1) + len(test2) == n_samples
+            and np.array_equal(np.sort(train1), np.sort(test2))
+            and np.array_equal(np.sort(train2), np.sort(test1))
+            and np.union1d(test1, test2).size == n_samples
+        )
+        if not halves_ok:
+            raise ValueError(
+                f"cv splits {k} and {k + 1} are not the two halves of one "
+                "two-fold partition (train of one = test of the other, together "
+                "all samples). The correlation correction assumes an m x 2 CV "
+                "such as BlockRegularized3x2CV; for another cv, give the factor "
+                "itself as a float in correlation=..."
+            )
+
+
+def _short_name(estimator):
+    steps = getattr(estimator, "steps", None)
+    if steps is not None:
+        return "Pipeline(" + ", ".join(type(s).__name__ for _, s in steps) + ")"
+    return type(estimator).__name__
+
+
+class BayesModelComparison(BaseEstimator):
+    """Compare two estimators with the 3x2 BCV Bayes test of P, R and F1.
+
+    Runs a block-regularized 3x2 cross-validation, fits clones of both
+    estimators on the same six splits (in parallel through joblib), records
+    their confusion counts, and runs :func:`bayes_test` for each metric
+    (Wang & Li 2019, Algorithm 1). Estimator A is the reference, B the
+    candidate: ``P(H1)`` is the posterior probability that B is better.
+
+    Parameters
+    ----------
+    estimator_a : estimator object
+        The reference model; any classifier with ``fit`` and ``predict``,
+        including a :class:`~sklearn.pipeline.Pipeline`. It is cloned.
+
+    estimator_b : estimator object
+        The candidate model.
+
+    cv : cross-validation generator or iterable, default=None
+        Splits to use. None means ``BlockRegularized3x2CV(random_state=
+        random_state)``. Any other cv must produce m complementary two-fold
+        partitions, unless ``correlation`` is a float.
+
+    metrics : tuple of {"precision", "recall", "f1"}, \
+            default=("precision", "recall", "f1")
+        Metrics to test.
+
+    pos_label : int, float, bool or str, default=None
+        The positive class for ``average="binary"``. None means 1 when the
+        labels are {0, 1}, {-1, 1} or {False, True}.
+
+    average : {"binary", "micro", "macro"}, default="binary"
+        ``"micro"`` pools one-vs-rest counts over the classes; ``"macro"``
+        averages per-class posteriors by Monte Carlo (this package's
+        extension).
+
+    prior : float, default=1.0
+        The ``lambda`` of the ``Beta(lambda, lambda)`` prior.
+
+    correlation : {"wang2019", "wang2015", "independent"}, tuple or float, \
+            default="wang2019"
+        The correlation correction; see :func:`correlation_factor`. The
+        default is the paper's; ``"wang2015"`` gave intervals that cover at
+        their nominal level in our simulations (user guide).
+
+    method : {"exact", "monte-carlo"}, default="exact"
+        How ``P(H0)`` is computed; see :func:`bayes_test`.
+
+    rope : float, default=0.0
+        Half-width of a region of practical equivalence.
+
+    confidence_level : float, default=0.95
+        Level of the credible intervals.
+
+    n_draws : int, default=1_000_000
+        Monte-Carlo draws per posterior, where Monte Carlo is used.
+
+    n_jobs : int, default=None
+        Number of jobs fitting in parallel; None means 1 unless in a
+        :func:`joblib.parallel_config` context (which also selects, for
+        instance, a Dask cluster). -1 means all processors.
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the default splitter and the Monte-Carlo draws. Pass an int for
+        reproducible results. The estimators' own seeds are theirs.
+
+    verbose : int, default=0
+        Progress messages while fitting; higher is more.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    splits_ : list of (ndarray, ndarray)
+        The (train, test) indices used, identical for both estimators.
+    per_class_counts_a_, per_class_counts_b_ : ndarray of shape \
+            (n_splits, n_classes, 4)
+        One-vs-rest (TP, FP, FN, TN) of each class on each split.
+    counts_a_, counts_b_ : ndarray
+        The counts tested: shape (n_splits, 4) for ``"binary"`` (the
+        positive class) and ``"micro"`` (pooled), (n_splits, n_classes, 4)
+        for ``"macro"``.
+    correlation_factor_ : float
+        The factor ``c``.
+    effective_counts_a_, effective_counts_b_ : ndarray
+        ``c`` times the summed counts (eqs. 18-24).
+    results_ : dict of str to BayesTestResult
+        The test of each metric.
+    per_class_results_ : dict of str to list of BayesTestResult
+        Each class tested on its own one-vs-rest counts.
+
+    See Also
+    --------
+    bayes_test : The test on counts you already have.
+    BlockRegularized3x2CV : The default splitter.
+
+    References
+    ----------
+    .. [1] R. Wang and J. Li, "Bayes Test of Precision, Recall, and F1 Measure
+       for Comparison of Two Natural Language Processing Models", ACL 2019.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from sklearn_faithful.comparison import BayesModelComparison
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> comp = BayesModelComparison(
+    ...     GaussianNB(), make_pipeline(StandardScaler(), LogisticRegression()),
+    ...     random_state=0,
+    ... ).fit(X, y)
+    >>> res = comp.results_["f1"]
+    >>> round(res.p_h1, 3), res.decision
+    (0.996, 'accept H1')
+    """
+
+    _parameter_constraints = {
+        "estimator_a": [HasMethods(["fit", "predict"])],
+        "estimator_b": [HasMethods(["fit", "predict"])],
+        "cv": ["cv_object"],
+        "metrics": [tuple, list, str],
+        "pos_label": [Real, str, "boolean", None],
+        "average": [StrOptions({"binary", "micro", "macro"})],
+        "prior": [Interval(Real, 0, None, closed="neither")],
+        "correlation": [str, tuple, list, Real],
+        "method": [StrOptions(set(METHODS))],
+        "rope": [Interval(Real, 0, 1, closed="left")],
+        "confidence_level": [Interval(Real, 0, 1, closed="neither")],
+        "n_draws": [Interval(Integral, 1000, None, closed="left")],
+        "n_jobs": [Integral, None],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(
+        self,
+        estimator_a,
+        estimator_b,
+        *,
+        cv=None,
+        metrics=("precision", "recall", "f1"),
+        pos_label=None,
+        average="binary",
+        prior=1.0,
+        correlation="wang2019",
+        method="exact",
+        rope=0.0,
+        confidence_level=0.95,
+        n_draws=1_000_000,
+        n_jobs=None,
+        random_state=None,
+        verbose=0,
+    ):
+        self.estimator_a = estimator_a
+        self.estimator_b = estimator_b
+        self.cv = cv
+        self.metrics = metrics
+        self.pos_label = pos_label
+        self.average = average
+        self.prior = prior
+        self.correlation = correlation
+        self.method = method
+        self.rope = rope
+        self.confidence_level = confidence_level
+        self.n_draws = n_draws
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def _check_metrics(self):
+        metrics = (self.metrics,) if isinstance(self.metrics, str) else self.metrics
+        bad = [m for m in metrics if m not in METRICS]
+        if bad or len(metrics) == 0:
+            raise ValueError(
+                f"metrics must be a non-empty tuple of {METRICS}; got "
+                f"{self.metrics!r}."
+            )
+        return tuple(dict.fromkeys(metrics))
+
+    def _positive_index(self, classes):
+        if self.average != "binary":
+            return None
+        if classes.size != 2:
+            raise ValueError(
+                f"average='binary' needs two classes; y has {classes.size} "
+                f"({classes.tolist()}). Use average='micro' or average='macro'."
+            )
+        pos_label = self.pos_label
+        if pos_label is None:
+            if set(classes.tolist()) <= {0, 1, -1}:
+                pos_label = 1
+            else:
+                raise ValueError(
+                    f"pos_label=None needs labels {{0, 1}} or {{-1, 1}}; y has "
+                    f"{classes.tolist()}. Pass pos_label= one of them."
+                )
+        hits = np.flatnonzero(classes == pos_label)
+        if hits.size == 0:
+            raise ValueError(
+                f"pos_label={pos_label!r} is not a label of y; the labels are "
+                f"{classes.tolist()}."
+            )
+        return int(hits[0])
+
+    def fit(self, X, y, groups=None, **fit_params):
+        """Run the cross-validation and the Bayes test.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input data, or anything the estimators accept (raw texts for a
+            text pipeline).
+        y : array-like of shape (n_samples,)
+            Class labels.
+        groups : array-like of shape (n_samples,), default=None
+            Group labels for the splitter.
+        **fit_params : dict
+            Parameters passed to both estimators' ``fit``; sample-aligned
+            arrays are indexed per split.
+
+        Returns
+        -------
+        self : object
+            The fitted comparison.
+        """
+        validate_parameter_constraints(
+            self._parameter_constraints,
+            self.get_params(deep=False),
+            caller_name=type(self).__name__,
+        )
+        metrics = self._check_metrics()
+        X, y, groups = indexable(X, y, groups)
+        y = _check_y_true(y, "y")
+        classes = np.unique(y)
+        if classes.size < 2:
+            raise ValueError(
+                f"y has a single class {classes.tolist()}; a comparison needs at "
+                "least two."
+            )
+        pos = self._positive_index(classes)
+        cv = (
+            BlockRegularized3x2CV(random_state=self.random_state)
+            if self.cv is None
+            else check_cv(self.cv, y, classifier=True)
+        )
+        splits = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(X, y, groups)]
+        raw_factor = isinstance(self.correlation, Real) and not isinstance(
+            self.correlation, bool
+        )
+        if not raw_factor:
+            _check_mx2_structure(splits, len(y))
+        m = len(splits) // 2 if not raw_factor else 1
+        factor = correlation_factor(self.correlation, m)
+
+        n_fits = 2 * len(splits)
+        if self.verbose > 0:
+            print(
+                f"Fitting 2 models on each of {len(splits)} splits, totalling "
+                f"{n_fits} fits",
+                flush=True,
+            )
+        tasks = [
+            delayed(_fit_and_count)(
+                clone(estimator), X, y, train, test, classes, fit_params
+            )
+            for estimator in (self.estimator_a, self.estimator_b)
+            for train, test in splits
+        ]
+        parallel_kw = dict(n_jobs=self.n_jobs, verbose=max(self.verbose - 1, 0))
+        try:
+            # results as they complete, for the progress lines
+            jobs = Parallel(return_as="generator", **parallel_kw)(tasks)
+        except ValueError as exc:
+            if "return_as" not in str(exc):
+                raise
+            # backends without generators (Dask under joblib < 1.4)
+            jobs = Parallel(**parallel_kw)(tasks)
+        out = []
+        start = time.perf_counter()
+        for done, counts in enumerate(jobs, start=1):
+            out.append(counts)
+            if self.verbose > 0:
+                model, split = divmod(done - 1, len(splits))
+                print(
+                    f"[BayesModelComparison] {done}/{n_fits} fits done "
+                    f"({'AB'[model]} on split {split + 1}), "
+                    f"{time.perf_counter() - start:.1f} s",
+                    flush=True,
+                )
+        per_class = np.asarray(out, dtype=np.int64).reshape(
+            2, len(splits), classes.size, 4
+        )
+        self.classes_ = classes
+        self.splits_ = splits
+        self.correlation_factor_ = factor
+        self.per_class_counts_a_, self.per_class_counts_b_ = per_class
+        if self.average == "binary":
+            self.counts_a_, self.counts_b_ = per_class[:, :, pos]
+        elif self.average == "micro":
+            self.counts_a_, self.counts_b_ = per_class.sum(axis=2)
+        else:
+            self.counts_a_, self.counts_b_ = per_class
+        self.effective_counts_a_ = factor * self.counts_a_.sum(axis=0)
+        self.effective_counts_b_ = factor * self.counts_b_.sum(axis=0)
+
+        rng = _generator(self.random_state)
+        test_params = dict(
+            prior=self.prior,
+            correlation=factor,
+            rope=self.rope,
+            method=self.method,
+            n_draws=self.n_draws,
+            confidence_level=self.confidence_level,
+        )
+        average = "macro" if self.average == "macro" else "binary"
+        self.results_ = {
+            metric: bayes_test(
+                self.counts_a_,
+                self.counts_b_,
+                metric=metric,
+                average=average,
+                random_state=int(rng.integers(np.iinfo(np.int32).max)),
+                **test_params,
+            )
+            for metric in metrics
+        }
+        self.per_class_results_ = {
+            metric: [
+                bayes_test(
+                    per_class[0, :, k],
+                    per_class[1, :, k],
+                    metric=metric,
+                    random_state=int(rng.integers(np.iinfo(np.int32).max)),
+                    **test_params,
+                )
+                for k in range(classes.size)
+            ]
+            for metric in metrics
+        }
+        self._metrics = metrics
+        return self
+
+    def summary(self, as_frame=False):
+        """Table of metric x (A mean, A interval, B mean, B interval, P(H0), P(H1)).
+
+        Parameters
+        ----------
+        as_frame : bool, default=False
+            Return a pandas DataFrame (needs pandas) instead of a dict of
+            columns.
+
+        Returns
+        -------
+        table : dict of str to list, or pandas.DataFrame
+            One row per metric. With ``rope > 0`` also ``p_worse``,
+            ``p_equivalent`` and ``p_better``.
+        """
+        check_is_fitted(self, "results_")
+        cols = {
+            "metric": [],
+            "mean_a": [],
+            "low_a": [],
+            "high_a": [],
+            "mean_b": [],
+            "low_b": [],
+            "high_b": [],
+            "p_h0": [],
+            "p_h1": [],
+            "decision": [],
+        }
+        if self.rope > 0:
+            cols.update(p_worse=[], p_equivalent=[], p_better=[])
+        for metric, res in self.results_.items():
+            row = dict(
+                metric=metric,
+                mean_a=res.mean_a,
+                low_a=res.interval_a.low,
+                high_a=res.interval_a.high,
+                mean_b=res.mean_b,
+                low_b=res.interval_b.low,
+                high_b=res.interval_b.high,
+                p_h0=res.p_h0,
+                p_h1=res.p_h1,
+                decision=res.decision,
+                p_worse=res.p_worse,
+                p_equivalent=res.p_equivalent,
+                p_better=res.p_better,
+            )
+            for key in cols:
+                cols[key].append(row[key])
+        if not as_frame:
+            return cols
+        try:
+            import pandas as pd
+        except ImportError as exc:  # pragma: no cover
+            raise ImportError(
+                "summary(as_frame=True) requires pandas: pip install pandas"
+            ) from exc
+        return pd.DataFrame(cols).set_index("metric")
+
+    def __str__(self):
+        if not hasattr(self, "results_"):
+            return self.__repr__()
+        level = f"{100 * self.confidence_level:g}%"
+        cv = self.cv if self.cv is not None else "BlockRegularized3x2CV"
+        lines = [
+            f"Bayes test on {len(self.splits_)} splits of {cv}, "
+            f"average={self.average!r}",
+            f"  A (reference): {_short_name(self.estimator_a)}",
+            f"  B (candidate): {_short_name(self.estimator_b)}",
+            f"  correlation={self.correlation!r} (c = "
+            f"{self.correlation_factor_:.6f}), prior={self.prior!r}, "
+            f"method={self.method!r}, random_state={self.random_state!r}",
+            "",
+            f"{'metric':<10} {'A':>7} {'A ' + level + ' interval':>20} {'B':>7} "
+            f"{'B ' + level + ' interval':>20} {'P(H0)':>7} {'P(H1)':>7}  decision",
+        ]
+        for metric, res in self.results_.items():
+            ia = f"[{res.interval_a.low:.4f}, {res.interval_a.high:.4f}]"
+            ib = f"[{res.interval_b.low:.4f}, {res.interval_b.high:.4f}]"
+            lines.append(
+                f"{metric:<10} {res.mean_a:7.4f} {ia:>20} {res.mean_b:7.4f} "
+                f"{ib:>20} {res.p_h0:7.4f} {res.p_h1:7.4f}  {res.decision}"
+            )
+        if self.rope > 0:
+            lines.append("")
+            lines.append(f"rope +/-{self.rope:g}: P(B worse) / P(equiv.) / P(B better)")
+            for metric, res in self.results_.items():
+                lines.append(
+                    f"{metric:<10} {res.p_worse:.4f} / {res.p_equivalent:.4f} / "
+                    f"{res.p_better:.4f}"
+                )
+        return "\n".join(lines)
+
+    def plot(self, metrics=None, *, axes=None, labels=("A", "B")):
+        """Plot the posterior densities of A and B, as in the paper's Figures 1-3.
+
+        Each curve runs from the 0.001 to the 0.999 posterior quantile; the
+        shaded band is the credible interval.
+
+        Parameters
+        ----------
+        metrics : list of str, default=None
+            Metrics to draw; None draws every tested metric.
+        axes : array-like of matplotlib Axes, default=None
+            One Axes per metric; None creates a row of subplots.
+        labels : tuple of two str, default=("A", "B")
+            Legend names of the two estimators.
+
+        Returns
+        -------
+        axes : ndarray of matplotlib Axes
+        """
+        check_is_fitted(self, "results_")
+        plt = check_matplotlib("BayesModelComparison.plot")
+        metrics = list(self.results_) if metrics is None else list(metrics)
+        unknown = [m for m in metrics if m not in self.results_]
+        if unknown:
+            raise ValueError(
+                f"metrics {unknown} were not tested; tested: {list(self.results_)}."
+            )
+        if axes is None:
+            _, axes = plt.subplots(
+                1, len(metrics), figsize=(4 * len(metrics), 3.2), squeeze=False
+            )
+        axes = np.asarray(axes, dtype=object).ravel()
+        if axes.size != len(metrics):
+            raise ValueError(
+                f"axes must hold one Axes per metric ({len(metrics)}); got "
+                f"{axes.size}."
+            )
+        for ax, metric in zip(axes, metrics, strict=True):
+            res = self.results_[metric]
+            for post, label, interval, color in (
+                (res.posterior_a, labels[0], res.interval_a, "C0"),
+                (res.posterior_b, labels[1], res.interval_b, "C1"),
+            ):
+                lo, hi = post.ppf([0.001, 0.999])
+                t = np.linspace(lo, hi, 400)
+                ax.plot(t, post.pdf(t), color=color, label=label)
+                band = (t >= interval.low) & (t <= interval.high)
+                ax.fill_between(t[band], post.pdf(t[band]), color=color, alpha=0.2)
+            ax.set_title(f"{metric}: P(H1) = {res.p_h1:.3f}")
+            ax.set_xlabel(metric)
+            ax.set_ylabel("posterior density")
+            ax.legend()
+        return axes

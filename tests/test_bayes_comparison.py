@@ -1,0 +1,244 @@
+"""Tests of BayesModelComparison on real pipelines and bundled data."""
+
+import joblib
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.datasets import load_breast_cancer, load_wine
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import confusion_matrix
+from sklearn.model_selection import KFold, RepeatedKFold
+from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.tree import DecisionTreeClassifier
+
+from sklearn_faithful import (
+    BayesModelComparison,
+    BlockRegularized3x2CV,
+    BlockRegularizedMx2CV,
+    bayes_test,
+    correlation_factor,
+)
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    return load_breast_cancer(return_X_y=True)
+
+
+@pytest.fixture(scope="module")
+def wine():
+    return load_wine(return_X_y=True)
+
+
+def _pair():
+    return GaussianNB(), make_pipeline(StandardScaler(), LogisticRegression())
+
+
+@pytest.fixture(scope="module")
+def fitted_binary(cancer):
+    X, y = cancer
+    return BayesModelComparison(*_pair(), random_state=0, rope=0.01).fit(X, y)
+
+
+def test_counts_match_a_direct_computation(cancer, fitted_binary):
+    X, y = cancer
+    comp = fitted_binary
+    splits = list(BlockRegularized3x2CV(random_state=0).split(X, y))
+    for (train, test), (tr, te) in zip(splits, comp.splits_, strict=True):
+        np.testing.assert_array_equal(train, tr)
+        np.testing.assert_array_equal(test, te)
+    for est, counts in ((_pair()[0], comp.counts_a_), (_pair()[1], comp.counts_b_)):
+        for k, (train, test) in enumerate(splits):
+            pred = clone(est).fit(X[train], y[train]).predict(X[test])
+            tn, fp, fn, tp = confusion_matrix(y[test], pred, labels=[0, 1]).ravel()
+            np.testing.assert_array_equal(counts[k], [tp, fp, fn, tn])
+    c = correlation_factor("wang2019")
+    np.testing.assert_allclose(comp.effective_counts_a_, c * comp.counts_a_.sum(0))
+    assert comp.correlation_factor_ == c
+
+
+def test_results_equal_count_level_test(fitted_binary):
+    comp = fitted_binary
+    for metric in ("precision", "recall", "f1"):
+        direct = bayes_test(comp.counts_a_, comp.counts_b_, metric=metric, rope=0.01)
+        assert comp.results_[metric].p_h0 == direct.p_h0
+        assert comp.results_[metric].interval_b == direct.interval_b
+
+
+def test_summary_str_and_frame(fitted_binary):
+    comp = fitted_binary
+    table = comp.summary()
+    assert table["metric"] == ["precision", "recall", "f1"]
+    assert table["p_h0"][2] == comp.results_["f1"].p_h0
+    assert "p_better" in table
+    text = str(comp)
+    for piece in ("random_state=0", "c = 0.368802", "P(H0)", "GaussianNB", "rope"):
+        assert piece in text
+    frame = comp.summary(as_frame=True)
+    assert list(frame.index) == ["precision", "recall", "f1"]
+    assert "BayesModelComparison(" in str(clone(comp))  # unfitted: the repr
+
+
+def test_plot(fitted_binary):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    axes = fitted_binary.plot()
+    assert len(axes) == 3
+    assert len(axes[0].lines) == 2
+    with pytest.raises(ValueError, match="not tested"):
+        fitted_binary.plot(metrics=["accuracy"])
+
+
+def test_n_jobs_2_equals_n_jobs_1(wine):
+    X, y = wine
+    kw = dict(average="macro", random_state=0, n_draws=20_000)
+    one = BayesModelComparison(*_pair(), n_jobs=1, **kw).fit(X, y)
+    two = BayesModelComparison(*_pair(), n_jobs=2, **kw).fit(X, y)
+    np.testing.assert_array_equal(one.per_class_counts_a_, two.per_class_counts_a_)
+    np.testing.assert_array_equal(one.per_class_counts_b_, two.per_class_counts_b_)
+    for metric in one.results_:
+        r1, r2 = one.results_[metric], two.results_[metric]
+        assert (r1.p_h0, r1.interval_a, r1.interval_b) == (
+            r2.p_h0, r2.interval_a, r2.interval_b
+        )
+
+
+def test_multiclass_micro_macro_per_class(wine):
+    X, y = wine
+    micro = BayesModelComparison(*_pair(), average="micro", random_state=0).fit(X, y)
+    assert micro.counts_a_.shape == (6, 4)
+    np.testing.assert_array_equal(micro.counts_a_, micro.per_class_counts_a_.sum(1))
+    # single-label multiclass: pooled precision = recall = accuracy
+    assert micro.results_["precision"].p_h0 == pytest.approx(
+        micro.results_["recall"].p_h0
+    )
+    macro = BayesModelComparison(
+        *_pair(), average="macro", random_state=0, n_draws=20_000
+    ).fit(X, y)
+    assert macro.counts_a_.shape == (6, 3, 4)
+    per_class = macro.per_class_results_["f1"]
+    assert len(per_class) == 3
+    expected = np.mean([r.mean_a for r in per_class])
+    assert macro.results_["f1"].mean_a == pytest.approx(expected)
+
+
+def test_pos_label_and_string_labels(cancer):
+    X, y = cancer
+    labels = np.array(["neg", "pos"])[y]  # same class order as y
+    comp = BayesModelComparison(
+        *_pair(), pos_label="pos", random_state=0, metrics=("f1",)
+    ).fit(X, labels)
+    ref = BayesModelComparison(*_pair(), random_state=0, metrics=("f1",)).fit(X, y)
+    np.testing.assert_array_equal(comp.counts_a_, ref.counts_a_)
+    with pytest.raises(ValueError, match="pos_label"):
+        BayesModelComparison(*_pair()).fit(X, labels)
+    with pytest.raises(ValueError, match="not a label"):
+        BayesModelComparison(*_pair(), pos_label="other").fit(X, labels)
+
+
+def test_other_mx2_cv_and_raw_factor(cancer):
+    X, y = cancer
+    comp = BayesModelComparison(
+        *_pair(), cv=BlockRegularizedMx2CV(5, random_state=1), metrics=("f1",)
+    ).fit(X, y)
+    assert len(comp.splits_) == 10
+    assert comp.correlation_factor_ == correlation_factor("wang2019", 5)
+    comp = BayesModelComparison(
+        *_pair(), cv=RepeatedKFold(n_splits=2, n_repeats=3, random_state=0),
+        metrics=("f1",),
+    ).fit(X, y)
+    assert len(comp.splits_) == 6
+    # a 5-fold CV is not m x 2: refused unless the factor is given
+    with pytest.raises(ValueError, match="two-fold|2m splits"):
+        BayesModelComparison(*_pair(), cv=5).fit(X, y)
+    with pytest.raises(ValueError, match="two-fold"):
+        BayesModelComparison(*_pair(), cv=KFold(4)).fit(X, y)
+    comp = BayesModelComparison(*_pair(), cv=5, correlation=0.2).fit(X, y)
+    assert comp.correlation_factor_ == 0.2
+
+
+def test_verbose_progress(cancer, capsys):
+    X, y = cancer
+    BayesModelComparison(*_pair(), verbose=1, random_state=0, metrics=("f1",)).fit(
+        X, y
+    )
+    captured = capsys.readouterr()
+    assert "12 fits" in captured.out
+    assert "12/12 fits done" in captured.out
+
+
+def test_dask_backend(cancer):
+    distributed = pytest.importorskip("distributed")
+    X, y = cancer
+    kw = dict(random_state=0, metrics=("f1",))
+    ref = BayesModelComparison(*_pair(), **kw).fit(X, y)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster, distributed.Client(cluster):
+        with joblib.parallel_config(backend="dask"):
+            comp = BayesModelComparison(*_pair(), **kw).fit(X, y)
+    np.testing.assert_array_equal(comp.counts_a_, ref.counts_a_)
+    assert comp.results_["f1"].p_h0 == ref.results_["f1"].p_h0
+
+
+class _NoPredict(BaseEstimator):
+    def fit(self, X, y):
+        return self
+
+
+class _BadLabels(ClassifierMixin, BaseEstimator):
+    def fit(self, X, y):
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), 7)
+
+
+def test_bad_input(cancer, wine):
+    X, y = cancer
+    with pytest.raises(ValueError, match="estimator_b"):
+        BayesModelComparison(GaussianNB(), _NoPredict()).fit(X, y)
+    with pytest.raises(ValueError, match="not among the classes"):
+        BayesModelComparison(GaussianNB(), _BadLabels()).fit(X, y)
+    with pytest.raises(ValueError, match="metrics"):
+        BayesModelComparison(*_pair(), metrics=("auc",)).fit(X, y)
+    with pytest.raises(ValueError, match="single class"):
+        BayesModelComparison(*_pair()).fit(X, np.zeros_like(y))
+    with pytest.raises(ValueError, match="average='binary' needs two classes"):
+        BayesModelComparison(*_pair()).fit(*wine)
+    with pytest.raises(ValueError, match="average"):
+        BayesModelComparison(*_pair(), average="weighted").fit(X, y)
+    with pytest.raises(ValueError, match="correlation"):
+        BayesModelComparison(*_pair(), correlation="paper").fit(X, y)
+    with pytest.raises(ValueError):
+        BayesModelComparison(*_pair()).fit(X, y[:-1])
+    y_nan = y.astype(float)
+    y_nan[3] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        BayesModelComparison(*_pair()).fit(X, y_nan)
+
+
+def test_dummy_never_positive_gives_prior_precision(cancer):
+    # a model that never predicts the positive class: precision's posterior is
+    # the prior; the comparison still runs and says B is better
+    X, y = cancer
+    comp = BayesModelComparison(
+        DummyClassifier(strategy="constant", constant=0),
+        DecisionTreeClassifier(random_state=0),
+        random_state=0,
+    ).fit(X, y)
+    assert comp.counts_a_[:, 0].sum() == 0
+    assert comp.results_["recall"].p_h1 > 0.999
+
+
+def test_inputs_not_modified(cancer):
+    X, y = cancer
+    X0, y0 = X.copy(), y.copy()
+    BayesModelComparison(*_pair(), random_state=0, metrics=("f1",)).fit(X, y)
+    np.testing.assert_array_equal(X, X0)
+    np.testing.assert_array_equal(y, y0)
