@@ -63,6 +63,41 @@ def _demo_confidence_metrics(out, random_state):
         print("   " + "".join(f"{v:>8.2f}" for v in row), file=out)
 
 
+def _demo_bayes_comparison(out, random_state):
+    """Compare two pipelines with the 3x2 BCV Bayes test on the cancer data."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from .comparison import BayesModelComparison
+
+    X, y = load_breast_cancer(return_X_y=True)
+    model_a = make_pipeline(StandardScaler(), GaussianNB())
+    model_b = make_pipeline(StandardScaler(), LogisticRegression())
+    print("Bayes test of P, R and F1 (Wang & Li 2019) on the breast cancer data",
+          file=out)
+    print(f"  {X.shape[0]} samples; is B (logistic regression) better than A "
+          "(naive Bayes)?", file=out)
+    for correlation in ("wang2019", "wang2015"):
+        comp = BayesModelComparison(
+            model_a, model_b, correlation=correlation, rope=0.01,
+            random_state=random_state,
+        ).fit(X, y)
+        print("", file=out)
+        for line in str(comp).splitlines():
+            print("  " + line, file=out)
+    print("", file=out)
+    print("  The first table is the paper's correction; its 95% F1 intervals",
+          file=out)
+    print("  covered only 79.7% in our repetition of the paper's example. The",
+          file=out)
+    print("  second, correlation='wang2015', covered 95.2%: prefer it for",
+          file=out)
+    print("  reporting (doc/comparison.rst).", file=out)
+
+
 def _build_parser():
     parser = argparse.ArgumentParser(
         prog="sklearn-faithful",
@@ -86,6 +121,8 @@ def main(argv=None):
     args = _build_parser().parse_args(argv)
     if args.command == "demo":
         _demo_confidence_metrics(sys.stdout, args.random_state)
+        print("", file=sys.stdout)
+        _demo_bayes_comparison(sys.stdout, args.random_state)
     return 0
 
 

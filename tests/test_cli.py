@@ -12,6 +12,9 @@ def test_demo_prints_both_metrics(capsys):
     assert "F1 (macro)" in out and "cF1 (macro)" in out
     assert "logistic regression" in out
     assert "Probabilistic confusion matrix" in out
+    # the Bayes comparison of two pipelines, under both corrections
+    assert "P(H0)" in out and "correlation='wang2015'" in out
+    assert "random_state=0" in out
 
 
 def test_module_entry_point():

@@ -173,8 +173,10 @@ class BayesModelComparison(BaseEstimator):
         ``c`` times the summed counts (eqs. 18-24).
     results_ : dict of str to BayesTestResult
         The test of each metric.
-    per_class_results_ : dict of str to list of BayesTestResult
-        Each class tested on its own one-vs-rest counts.
+    per_class_results_ : dict of str to list of BayesTestResult, or None
+        With ``average="micro"`` or ``"macro"``, each class tested on its own
+        one-vs-rest counts, in the order of ``classes_``; None for
+        ``"binary"``.
 
     See Also
     --------
@@ -414,20 +416,22 @@ class BayesModelComparison(BaseEstimator):
             )
             for metric in metrics
         }
-        self.per_class_results_ = {
-            metric: [
-                bayes_test(
-                    per_class[0, :, k],
-                    per_class[1, :, k],
-                    metric=metric,
-                    random_state=int(rng.integers(np.iinfo(np.int32).max)),
-                    **test_params,
-                )
-                for k in range(classes.size)
-            ]
-            for metric in metrics
-        }
-        self._metrics = metrics
+        if self.average != "binary":
+            self.per_class_results_ = {
+                metric: [
+                    bayes_test(
+                        per_class[0, :, k],
+                        per_class[1, :, k],
+                        metric=metric,
+                        random_state=int(rng.integers(np.iinfo(np.int32).max)),
+                        **test_params,
+                    )
+                    for k in range(classes.size)
+                ]
+                for metric in metrics
+            }
+        else:
+            self.per_class_results_ = None
         return self
 
     def summary(self, as_frame=False):
