@@ -9,14 +9,18 @@ from .comparison import (
     BayesModelComparison,
     BayesTestResult,
     BetaPosterior,
+    ConfidenceInterval,
     CredibleInterval,
     F1Posterior,
     MacroPosterior,
+    ModelBasedMetricTest,
+    ModelBasedTestResult,
     bayes_test,
     correlation_factor,
     counts_from_triples,
     effective_counts,
     metric_posterior,
+    model_based_test_from_summary,
 )
 from .metrics import (
     ProbabilisticConfusionMatrixDisplay,
@@ -39,6 +43,10 @@ from .model_selection import (
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "model_based_test_from_summary",
+    "ModelBasedTestResult",
+    "ModelBasedMetricTest",
+    "ConfidenceInterval",
     "BayesModelComparison",
     "BayesTestResult",
     "BetaPosterior",
