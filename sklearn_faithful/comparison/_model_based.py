@@ -154,6 +154,9 @@ def model_based_test_from_summary(
     precision,
     false_omission_rate,
     confidence_level=0.95,
+    method="goyal2023",
+    n_predicted_positive=None,
+    n_predicted_negative=None,
 ):
     """Model-based test of two independent systems from summary statistics.
 
@@ -173,6 +176,12 @@ def model_based_test_from_summary(
         ``P(R=1 | O=0)`` of the metric model.
     confidence_level : float, default=0.95
         Level of the intervals.
+    method : {"goyal2023", "delta"}, default="goyal2023"
+        The paper's interval, or the delta-method interval of the corrected
+        effect; see :class:`ModelBasedMetricTest`.
+    n_predicted_positive, n_predicted_negative : int, default=None
+        Annotated items the metric model labelled positive and negative, from
+        which precision and FOR were estimated; required by ``"delta"``.
 
     Returns
     -------
@@ -191,7 +200,6 @@ def model_based_test_from_summary(
     >>> f"{res.var_model_c:.2e}", res.significant_deterministic, res.significant_model
     ('7.50e-06', True, False)
     """
-    _check_rates(precision, false_omission_rate)
     _check_level(confidence_level)
     for name, n in (("n_c", n_c), ("n_t", n_t)):
         if not (isinstance(n, Integral) and n >= 2):
@@ -199,12 +207,18 @@ def model_based_test_from_summary(
     for name, mean in (("mean_c", mean_c), ("mean_t", mean_t)):
         if not (isinstance(mean, Real) and 0 <= mean <= 1):
             raise ValueError(f"{name} must be a rate in [0, 1]; got {mean!r}.")
-    q = np.array([false_omission_rate, precision], dtype=float)
+    test = ModelBasedMetricTest.from_rates(
+        precision,
+        false_omission_rate,
+        n_predicted_positive=n_predicted_positive,
+        n_predicted_negative=n_predicted_negative,
+        confidence_level=confidence_level,
+        method=method,
+    )
+    q, q_var = test._q_and_variance()
     freq_c = np.array([1 - mean_c, mean_c], dtype=float)
     freq_t = np.array([1 - mean_t, mean_t], dtype=float)
-    return _core(
-        freq_c, freq_t, None, n_c, n_t, 1, q, None, "goyal2023", confidence_level
-    )
+    return _core(freq_c, freq_t, None, n_c, n_t, 1, q, q_var, method, confidence_level)
 
 
 class ModelBasedMetricTest(BaseEstimator):
