@@ -98,6 +98,39 @@ def _demo_bayes_comparison(out, random_state):
     print("  reporting (doc/comparison.rst).", file=out)
 
 
+def _demo_model_based(out, random_state):
+    """A metric model's own errors, counted (Goyal, Hu & Gupta 2023)."""
+    from sklearn.linear_model import LogisticRegression
+
+    from .comparison import ModelBasedMetricTest, model_based_test_from_summary
+
+    rng = np.random.default_rng(random_state)
+
+    def outputs(n, rate):
+        # a system's outputs as 2 features; the real label shifts the first
+        y = (rng.random(n) < rate).astype(int)
+        return rng.standard_normal((n, 2)) + np.c_[3.0 * y, 0 * y], y
+
+    metric_model = LogisticRegression().fit(*outputs(1000, 0.5))
+    annotated_x, annotated_y = outputs(400, 0.1)
+    test = ModelBasedMetricTest(metric_model).fit(annotated_x, annotated_y)
+    res = test.test(outputs(5000, 0.10)[0], outputs(5000, 0.12)[0])
+    print("Model-based metric test (Goyal, Hu & Gupta 2023)", file=out)
+    print(f"  a classifier as the metric: precision {test.precision_:.3f}, FOR "
+          f"{test.false_omission_rate_:.3f} on {test.n_annotated_} annotated "
+          "items", file=out)
+    for line in res.summary().splitlines():
+        print("  " + line, file=out)
+    bold = model_based_test_from_summary(
+        0.00456, 23679, 0.00236, 23679, precision=0.8897,
+        false_omission_rate=0.22769,
+    )
+    print("", file=out)
+    print("  The paper's Table 1, BOLD row, from its summary statistics:", file=out)
+    for line in bold.summary().splitlines():
+        print("  " + line, file=out)
+
+
 def _build_parser():
     parser = argparse.ArgumentParser(
         prog="sklearn-faithful",
@@ -123,6 +156,8 @@ def main(argv=None):
         _demo_confidence_metrics(sys.stdout, args.random_state)
         print("", file=sys.stdout)
         _demo_bayes_comparison(sys.stdout, args.random_state)
+        print("", file=sys.stdout)
+        _demo_model_based(sys.stdout, args.random_state)
     return 0
 
 
