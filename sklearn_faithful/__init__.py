@@ -39,10 +39,40 @@ from .model_selection import (
     BlockRegularized3x2CV,
     BlockRegularizedMx2CV,
 )
+from .stats import (
+    AccuracyRegressionTest,
+    BootstrapIntervalResult,
+    PairedTestResult,
+    RegressionCheckResult,
+    SignTestResult,
+    bootstrap_confidence_interval,
+    estimate_sigma,
+    kappa_confidence_interval,
+    minimum_detectable_effect,
+    paired_bootstrap_test,
+    paired_permutation_test,
+    regression_threshold,
+    required_sample_size,
+    sign_test,
+)
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "sign_test",
+    "required_sample_size",
+    "regression_threshold",
+    "paired_permutation_test",
+    "paired_bootstrap_test",
+    "minimum_detectable_effect",
+    "kappa_confidence_interval",
+    "estimate_sigma",
+    "bootstrap_confidence_interval",
+    "SignTestResult",
+    "RegressionCheckResult",
+    "PairedTestResult",
+    "BootstrapIntervalResult",
+    "AccuracyRegressionTest",
     "model_based_test_from_summary",
     "ModelBasedTestResult",
     "ModelBasedMetricTest",

@@ -1,0 +1,189 @@
+"""Confusion-matrix metrics computed for many resamples at once.
+
+A bootstrap resample of (y_true, y_pred) changes the metric only through its
+confusion matrix, and that matrix is multinomial over the observed cells. So
+accuracy, precision, recall and F-beta, in every averaging, can be computed
+from a batch of resampled count matrices without calling the metric once per
+resample. The confidence metrics work the same way from per-sample
+contributions (the diagonal mass, the predicted mass and the true count of each
+class). Each function here returns exactly what scikit-learn's (or our) metric
+returns on the same data; the tests check that identity.
+"""
+
+import functools
+
+import numpy as np
+from sklearn import metrics as skm
+
+from ..metrics import _confidence as conf
+
+# metric function -> (kind, which, default beta)
+_KNOWN = {
+    skm.accuracy_score: ("accuracy", None, None),
+    skm.precision_score: ("prf", "precision", None),
+    skm.recall_score: ("prf", "recall", None),
+    skm.f1_score: ("prf", "f", 1.0),
+    skm.fbeta_score: ("prf", "f", None),
+    conf.cprecision_score: ("cprf", "precision", None),
+    conf.crecall_score: ("cprf", "recall", None),
+    conf.cf1_score: ("cprf", "f", 1.0),
+    conf.cfbeta_score: ("cprf", "f", None),
+}
+_NAMES = {
+    "accuracy": skm.accuracy_score,
+    "precision": skm.precision_score,
+    "recall": skm.recall_score,
+    "f1": skm.f1_score,
+    "cprecision": conf.cprecision_score,
+    "crecall": conf.crecall_score,
+    "cf1": conf.cf1_score,
+}
+_FAST_KWARGS = {"average", "pos_label", "beta", "zero_division", "labels"}
+
+
+def resolve_metric(metric, metric_kwargs=None):
+    """Return ``(callable, kwargs, spec)``; ``spec`` is None without a fast path.
+
+    ``metric`` is a callable ``metric(y_true, y_pred, **kwargs)``, a
+    ``functools.partial`` of one, or a name such as ``"f1_macro"`` or
+    ``"cf1"``.
+    """
+    kwargs = dict(metric_kwargs or {})
+    if isinstance(metric, str):
+        base, _, average = metric.partition("_")
+        if base not in _NAMES or (
+            average and average not in ("micro", "macro", "weighted")
+        ):
+            raise ValueError(
+                f"metric={metric!r} is not a known name; use a callable, or one of "
+                f"{sorted(_NAMES)} optionally with _micro, _macro or _weighted."
+            )
+        func = _NAMES[base]
+        if average:
+            kwargs.setdefault("average", average)
+    elif callable(metric):
+        func = metric
+    else:
+        raise ValueError(f"metric must be a callable or a name; got {metric!r}.")
+    while isinstance(func, functools.partial) and not func.args:
+        kwargs = {**func.keywords, **kwargs}
+        func = func.func
+    known = _KNOWN.get(func)
+    if known is None or not set(kwargs) <= _FAST_KWARGS:
+        return func, kwargs, None
+    kind, which, beta = known
+    if kind != "accuracy" and kwargs.get("labels") is not None and kind == "prf":
+        return func, kwargs, None  # sklearn's label subset: use the generic path
+    spec = dict(
+        kind=kind,
+        which=which,
+        beta=kwargs.get("beta", beta),
+        average=kwargs.get("average", "binary"),
+        pos_label=kwargs.get("pos_label", 1),
+        zero_division=kwargs.get("zero_division", "warn"),
+    )
+    if spec["average"] not in ("binary", "micro", "macro", "weighted"):
+        return func, kwargs, None
+    if kind == "accuracy" and set(kwargs) - {"normalize"}:
+        return func, kwargs, None
+    return func, kwargs, spec
+
+
+def _zero_value(zero_division):
+    return (
+        np.nan
+        if (isinstance(zero_division, float) and np.isnan(zero_division))
+        else (0.0 if zero_division == "warn" else float(zero_division))
+    )
+
+
+def _ratio(num, den, zero):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = num / np.where(den == 0, 1.0, den)
+    return np.where(den == 0, zero, out)
+
+
+def prf_batch(tp, pred, true, spec, pos_index, present=None):
+    """Metric for a batch: ``tp``, ``pred``, ``true`` of shape (B, K).
+
+    ``present`` marks, per resample, the labels scikit-learn would consider
+    (those in y_true or y_pred); None means all (the confidence metrics).
+    """
+    zero = _zero_value(spec["zero_division"])
+    average, which, beta = spec["average"], spec["which"], spec["beta"]
+    if average == "binary":
+        tp, pred, true = (a[:, [pos_index]] for a in (tp, pred, true))
+        present = None
+    elif average == "micro":
+        tp, pred, true = (a.sum(axis=1, keepdims=True) for a in (tp, pred, true))
+        present = None
+    if which == "precision":
+        value = _ratio(tp, pred, zero)
+    elif which == "recall":
+        value = _ratio(tp, true, zero)
+    else:
+        beta2 = beta * beta
+        value = _ratio((1 + beta2) * tp, beta2 * true + pred, zero)
+    if value.shape[1] == 1:
+        return value[:, 0]
+    mask = np.ones_like(value, dtype=bool) if present is None else present
+    keep = mask & ~np.isnan(value)
+    if average == "weighted":
+        weights = np.where(keep, true, 0.0)
+        total = weights.sum(axis=1)
+        plain = _ratio(
+            (np.where(keep, value, 0.0)).sum(axis=1), keep.sum(axis=1), np.nan
+        )
+        weighted = _ratio(
+            (np.where(keep, value, 0.0) * weights).sum(axis=1), total, np.nan
+        )
+        fallback = plain if spec["kind"] == "cprf" else np.full_like(total, zero)
+        return np.where(total > 0, weighted, fallback)
+    return _ratio(np.where(keep, value, 0.0).sum(axis=1), keep.sum(axis=1), np.nan)
+
+
+class HardLabelStats:
+    """Cells of (y_true, y_pred[, y_pred_b]) for multinomial resampling."""
+
+    def __init__(self, y_true, *y_preds):
+        arrays = [np.asarray(y) for y in (y_true, *y_preds)]
+        self.classes = np.unique(np.concatenate(arrays))
+        k = self.classes.size
+        codes = [np.searchsorted(self.classes, a) for a in arrays]
+        cell = codes[0]
+        for c in codes[1:]:
+            cell = cell * k + c
+        self.n = arrays[0].shape[0]
+        self.k = k
+        self.n_preds = len(y_preds)
+        counts = np.bincount(cell, minlength=k ** (1 + len(y_preds)))
+        self.cells = np.flatnonzero(counts)
+        self.cell_counts = counts[self.cells]
+
+    def tables(self, cell_counts):
+        """(B, K, K) confusion tables of each prediction from (B, n_cells) counts."""
+        b = cell_counts.shape[0]
+        k = self.k
+        full = np.zeros((b, k ** (1 + self.n_preds)))
+        full[:, self.cells] = cell_counts
+        full = full.reshape((b,) + (k,) * (1 + self.n_preds))
+        if self.n_preds == 1:
+            return [full]
+        return [full.sum(axis=3), full.sum(axis=2)]  # axes: (b, true, a, b)
+
+    def pos_index(self, pos_label):
+        hits = np.flatnonzero(self.classes == pos_label)
+        return int(hits[0]) if hits.size else -1
+
+
+def metric_from_tables(tables, spec, pos_index, n):
+    """The metric of each (B, K, K) table (rows true, columns predicted)."""
+    tp = np.diagonal(tables, axis1=1, axis2=2)
+    if spec["kind"] == "accuracy":
+        return tp.sum(axis=1) / n
+    pred = tables.sum(axis=1)
+    true = tables.sum(axis=2)
+    if spec["average"] == "binary" and pos_index < 0:
+        zero = _zero_value(spec["zero_division"])
+        return np.full(tables.shape[0], zero)
+    return prf_batch(tp, pred, true, spec, pos_index, present=(pred + true) > 0)

@@ -1,0 +1,435 @@
+"""Accuracy-regression gates: threshold, minimum detectable effect, sample size.
+
+From the accuracy-regression text (section D of ``FORMULAS.md``): a reference
+mean from ``n`` items, a one-tailed test of "the new run is worse", the
+threshold ``gamma`` it must not cross, the smallest drop ``theta`` it detects
+with power ``1 - beta``, and the ``n`` that reaches a target ``theta``.
+"""
+
+import json
+import math
+from numbers import Integral, Real
+
+import numpy as np
+from scipy import special
+
+from ._results import RegressionCheckResult
+
+
+def _check_rate(name, value):
+    if not (isinstance(value, Real) and 0 < value < 0.5):
+        raise ValueError(f"{name} must be a number in (0, 0.5); got {value!r}.")
+
+
+def _check_positive(name, value):
+    if not (isinstance(value, Real) and np.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be a finite number > 0; got {value!r}.")
+
+
+def _check_n(n, minimum=1):
+    if not (isinstance(n, Integral) and n >= minimum):
+        raise ValueError(f"n must be an integer >= {minimum}; got {n!r}.")
+
+
+def estimate_sigma(scores=None, *, proportion=None):
+    """Standard deviation of per-item scores, from the scores or from a rate.
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_samples,), default=None
+        Per-item scores (1/0 correctness, BLEU per sentence, ...); sigma is
+        their sample standard deviation.
+    proportion : float, default=None
+        For 0/1 scores with known accuracy ``p``: ``sqrt(p (1 - p))``.
+
+    Returns
+    -------
+    sigma : float
+
+    Notes
+    -----
+    The worst case, ``sigma = 0.5`` for 0/1 scores, holds only at ``p =
+    0.5``. At an accuracy of 0.9, ``sigma = 0.3``, and the worst case asks for
+    ``(0.5 / 0.3)^2 = 2.8`` times as many items as needed.
+
+    Examples
+    --------
+    >>> from sklearn_faithful.stats import estimate_sigma
+    >>> estimate_sigma(proportion=0.9)
+    0.3
+    """
+    if (scores is None) == (proportion is None):
+        raise ValueError("pass exactly one of scores and proportion.")
+    if proportion is not None:
+        if not (isinstance(proportion, Real) and 0 <= proportion <= 1):
+            raise ValueError(f"proportion must be in [0, 1]; got {proportion!r}.")
+        return round(math.sqrt(proportion * (1 - proportion)), 15)
+    arr = np.asarray(scores, dtype=float)
+    if arr.ndim != 1 or arr.size < 2:
+        raise ValueError(
+            f"scores must be a 1-D array of at least 2 scores; got shape {arr.shape}."
+        )
+    if not np.isfinite(arr).all():
+        raise ValueError("scores contains NaN or infinity.")
+    return float(arr.std(ddof=1))
+
+
+def regression_threshold(
+    reference_mean, sigma, n, *, alpha=0.05, higher_is_better=True
+):
+    """Threshold ``gamma`` a new run's mean must not cross.
+
+    ``gamma = x_ref + Phi^-1(alpha) sqrt(2 sigma^2 / n)``: below the
+    reference when higher is better, mirrored above it otherwise.
+
+    Parameters
+    ----------
+    reference_mean : float
+        Mean score of the reference run.
+    sigma : float
+        Standard deviation of per-item scores.
+    n : int
+        Items per run.
+    alpha : float, default=0.05
+        False-alarm rate, in (0, 0.5).
+    higher_is_better : bool, default=True
+        Direction of the score.
+
+    Returns
+    -------
+    gamma : float
+
+    Examples
+    --------
+    >>> from sklearn_faithful.stats import regression_threshold
+    >>> round(regression_threshold(0.9, 0.3, 1000), 4)
+    0.8779
+    """
+    _check_positive("sigma", sigma)
+    _check_n(n)
+    _check_rate("alpha", alpha)
+    se = math.sqrt(2 * sigma**2 / n)
+    shift = float(special.ndtri(alpha)) * se  # negative for alpha < 0.5
+    return reference_mean + shift if higher_is_better else reference_mean - shift
+
+
+def minimum_detectable_effect(sigma, n, *, alpha=0.05, beta=0.2):
+    """Smallest true drop ``theta`` detected with power ``1 - beta``.
+
+    ``theta = -(Phi^-1(alpha) + Phi^-1(beta)) sqrt(2 sigma^2 / n)``.
+
+    Parameters
+    ----------
+    sigma : float
+        Standard deviation of per-item scores.
+    n : int or array-like of int
+        Items per run.
+    alpha : float, default=0.05
+        False-alarm rate, in (0, 0.5).
+    beta : float, default=0.2
+        Miss rate at ``theta``, in (0, 0.5).
+
+    Returns
+    -------
+    theta : float or ndarray
+
+    Examples
+    --------
+    >>> from sklearn_faithful.stats import minimum_detectable_effect
+    >>> round(minimum_detectable_effect(0.3, 1000), 4)
+    0.0334
+    """
+    _check_positive("sigma", sigma)
+    _check_rate("alpha", alpha)
+    _check_rate("beta", beta)
+    n_arr = np.asarray(n)
+    if n_arr.dtype.kind not in "iu" or (n_arr < 1).any():
+        raise ValueError(f"n must hold integers >= 1; got {n!r}.")
+    z = -(special.ndtri(alpha) + special.ndtri(beta))
+    theta = z * np.sqrt(2 * sigma**2 / n_arr)
+    return float(theta) if theta.ndim == 0 else theta
+
+
+def required_sample_size(
+    sigma, theta, *, alpha=0.05, beta=0.2, return_table=False, table_sizes=None
+):
+    """Items per run that detect a drop of ``theta`` with power ``1 - beta``.
+
+    The closed form is ``n = ceil(2 sigma^2 (z_{1-alpha} + z_{1-beta})^2 /
+    theta^2)``, the smallest ``n`` with ``theta(n) <= theta``.
+
+    Parameters
+    ----------
+    sigma : float
+        Standard deviation of per-item scores.
+    theta : float
+        Target minimum detectable effect, > 0.
+    alpha, beta : float, default=0.05 and 0.2
+        In (0, 0.5).
+    return_table : bool, default=False
+        Also return the text's table: ``theta(n)`` for increasing ``n``, to
+        see the trade-off.
+    table_sizes : array-like of int, default=None
+        ``n`` values of the table; default: powers of two and the answer.
+
+    Returns
+    -------
+    n : int
+    table : dict with keys "n" and "theta", only with ``return_table=True``
+
+    Examples
+    --------
+    >>> from sklearn_faithful.stats import required_sample_size
+    >>> required_sample_size(0.3, 0.02)
+    2783
+    """
+    _check_positive("sigma", sigma)
+    _check_positive("theta", theta)
+    _check_rate("alpha", alpha)
+    _check_rate("beta", beta)
+    z = float(special.ndtri(1 - alpha) + special.ndtri(1 - beta))
+    n = max(1, math.ceil(2 * sigma**2 * z**2 / theta**2))
+    # guard the ceiling against rounding: the defining inequality decides
+    while (
+        n > 1
+        and minimum_detectable_effect(sigma, n - 1, alpha=alpha, beta=beta) <= theta
+    ):
+        n -= 1
+    while minimum_detectable_effect(sigma, n, alpha=alpha, beta=beta) > theta:
+        n += 1
+    if not return_table:
+        return n
+    if table_sizes is None:
+        sizes = sorted({2**k for k in range(1, max(2, n.bit_length() + 2))} | {n})
+    else:
+        sizes = sorted(int(s) for s in table_sizes)
+    sizes = np.asarray(sizes, dtype=np.int64)
+    return n, {
+        "n": sizes,
+        "theta": minimum_detectable_effect(sigma, sizes, alpha=alpha, beta=beta),
+    }
+
+
+class AccuracyRegressionTest:
+    """A regression gate for a model's CI: plan, store a reference, check runs.
+
+    Parameters
+    ----------
+    alpha : float, default=0.05
+        False-alarm rate of the one-tailed test, in (0, 0.5).
+    beta : float, default=0.2
+        Miss rate at ``theta``, in (0, 0.5).
+    theta : float, default=None
+        The drop that must be caught; used by :meth:`plan` and for the power
+        reported by :meth:`check`.
+    sigma : float, default=None
+        Standard deviation of per-item scores; None estimates it from the
+        reference scores.
+    higher_is_better : bool, default=True
+        Direction of the score.
+    paired : bool, default=False
+        Test per-item differences against the stored reference scores (the
+        same items in the same order). Much more powerful when the per-item
+        scores of two runs are correlated, as they are for one test set.
+
+    Attributes
+    ----------
+    reference_mean_, n_, sigma_, threshold_ : float, int, float, float
+        Set by :meth:`set_reference`.
+    reference_scores_ : ndarray or None
+        The reference's per-item scores (kept when ``paired``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_faithful.stats import AccuracyRegressionTest
+    >>> gate = AccuracyRegressionTest(theta=0.03, sigma=0.3)
+    >>> gate.plan()
+    1237
+    >>> rng = np.random.default_rng(0)
+    >>> gate = gate.set_reference((rng.random(1237) < 0.90).astype(float))
+    >>> gate.check((rng.random(1237) < 0.85).astype(float)).passed
+    False
+    """
+
+    def __init__(
+        self,
+        *,
+        alpha=0.05,
+        beta=0.2,
+        theta=None,
+        sigma=None,
+        higher_is_better=True,
+        paired=False,
+    ):
+        self.alpha = alpha
+        self.beta = beta
+        self.theta = theta
+        self.sigma = sigma
+        self.higher_is_better = higher_is_better
+        self.paired = paired
+
+    def _validate(self):
+        _check_rate("alpha", self.alpha)
+        _check_rate("beta", self.beta)
+        if self.theta is not None:
+            _check_positive("theta", self.theta)
+        if self.sigma is not None:
+            _check_positive("sigma", self.sigma)
+
+    def plan(self, sigma=None, theta=None):
+        """Items per run needed to catch a drop of ``theta`` (closed form)."""
+        self._validate()
+        sigma = self.sigma if sigma is None else sigma
+        theta = self.theta if theta is None else theta
+        if sigma is None or theta is None:
+            raise ValueError("plan needs sigma and theta (as arguments or set).")
+        return required_sample_size(sigma, theta, alpha=self.alpha, beta=self.beta)
+
+    def set_reference(self, scores):
+        """Store the reference run's per-item scores.
+
+        Parameters
+        ----------
+        scores : array-like of shape (n,)
+            Per-item scores of the reference run.
+
+        Returns
+        -------
+        self : object
+        """
+        self._validate()
+        arr = np.asarray(scores, dtype=float)
+        if arr.ndim != 1 or arr.size < 2:
+            raise ValueError(
+                f"scores must be 1-D with at least 2 items; got shape {arr.shape}."
+            )
+        if not np.isfinite(arr).all():
+            raise ValueError("scores contains NaN or infinity.")
+        self.n_ = int(arr.size)
+        self.reference_mean_ = float(arr.mean())
+        self.sigma_ = (
+            float(self.sigma) if self.sigma is not None else float(arr.std(ddof=1))
+        )
+        if self.sigma_ <= 0:
+            raise ValueError(
+                "the reference scores have sigma = 0; pass sigma= (for 0/1 "
+                "scores, estimate_sigma(proportion=p))."
+            )
+        self.threshold_ = regression_threshold(
+            self.reference_mean_,
+            self.sigma_,
+            self.n_,
+            alpha=self.alpha,
+            higher_is_better=self.higher_is_better,
+        )
+        self.reference_scores_ = arr.copy() if self.paired else None
+        return self
+
+    def check(self, scores):
+        """Test a new run against the reference.
+
+        Parameters
+        ----------
+        scores : array-like of shape (n,)
+            Per-item scores of the new run; for ``paired``, on the reference's
+            items in the same order.
+
+        Returns
+        -------
+        result : RegressionCheckResult
+        """
+        if not hasattr(self, "reference_mean_"):
+            raise ValueError("call set_reference (or load) before check.")
+        arr = np.asarray(scores, dtype=float)
+        if arr.ndim != 1 or not np.isfinite(arr).all():
+            raise ValueError("scores must be a 1-D array of finite numbers.")
+        if arr.size != self.n_:
+            raise ValueError(
+                f"scores has {arr.size} items; the reference has {self.n_}. The "
+                "gate's threshold is planned for that many."
+            )
+        sign = 1.0 if self.higher_is_better else -1.0
+        mean = float(arr.mean())
+        effect = mean - self.reference_mean_
+        z_alpha = float(special.ndtri(self.alpha))
+        if self.paired:
+            diff = arr - self.reference_scores_
+            se = float(diff.std(ddof=1) / math.sqrt(self.n_))
+            if se == 0:
+                se = np.finfo(float).tiny
+            threshold = self.reference_mean_ + sign * z_alpha * se
+        else:
+            se = math.sqrt(2 * self.sigma_**2 / self.n_)
+            threshold = self.threshold_
+        statistic = sign * effect / se
+        pvalue = float(special.ndtr(statistic))  # P(Z <= z): small = worse
+        power = (
+            float(special.ndtr(self.theta / se + z_alpha))
+            if self.theta is not None
+            else float("nan")
+        )
+        passed = bool(sign * (mean - threshold) >= 0)
+        return RegressionCheckResult(
+            passed=passed,
+            threshold=float(threshold),
+            observed_mean=mean,
+            reference_mean=self.reference_mean_,
+            effect=effect,
+            statistic=float(statistic),
+            pvalue=pvalue,
+            power_at_theta=power,
+            n=self.n_,
+            paired=self.paired,
+        )
+
+    def save(self, path):
+        """Write the settings and the reference to a JSON file."""
+        if not hasattr(self, "reference_mean_"):
+            raise ValueError("nothing to save: call set_reference first.")
+        data = dict(
+            alpha=self.alpha,
+            beta=self.beta,
+            theta=self.theta,
+            sigma=self.sigma,
+            higher_is_better=self.higher_is_better,
+            paired=self.paired,
+            reference_mean=self.reference_mean_,
+            n=self.n_,
+            sigma_=self.sigma_,
+            reference_scores=None
+            if self.reference_scores_ is None
+            else self.reference_scores_.tolist(),
+        )
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=1)
+
+    @classmethod
+    def load(cls, path):
+        """Read a gate written by :meth:`save`."""
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+        gate = cls(
+            alpha=data["alpha"],
+            beta=data["beta"],
+            theta=data["theta"],
+            sigma=data["sigma"],
+            higher_is_better=data["higher_is_better"],
+            paired=data["paired"],
+        )
+        gate.n_ = int(data["n"])
+        gate.reference_mean_ = float(data["reference_mean"])
+        gate.sigma_ = float(data["sigma_"])
+        gate.reference_scores_ = (
+            None
+            if data["reference_scores"] is None
+            else np.asarray(data["reference_scores"], dtype=float)
+        )
+        gate.threshold_ = regression_threshold(
+            gate.reference_mean_,
+            gate.sigma_,
+            gate.n_,
+            alpha=gate.alpha,
+            higher_is_better=gate.higher_is_better,
+        )
+        return gate

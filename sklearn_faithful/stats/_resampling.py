@@ -1,0 +1,736 @@
+"""Bootstrap intervals, paired bootstrap and permutation tests, the sign test.
+
+From the evaluation lecture notes (section E of ``FORMULAS.md``): resample the
+test set with replacement and recompute the metric, or the difference of two
+systems on the same resample; swap the two systems' predictions item by item
+for approximate randomization; and the exact binomial test on the items where
+exactly one system is right.
+"""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from scipy import stats
+from sklearn.metrics import cohen_kappa_score
+
+from ..utils._random import _generator
+from ._fast_metrics import HardLabelStats, metric_from_tables, prf_batch, resolve_metric
+from ._results import (
+    BootstrapIntervalResult,
+    ConfidenceInterval,
+    PairedTestResult,
+    SignTestResult,
+)
+
+ALTERNATIVES = ("two-sided", "less", "greater")
+_CHUNK_ELEMENTS = 20_000_000
+
+
+def _check_common(n_resamples, confidence_level, alternative):
+    if not (isinstance(n_resamples, Integral) and n_resamples >= 1):
+        raise ValueError(
+            f"n_resamples must be a positive integer; got {n_resamples!r}."
+        )
+    if not (isinstance(confidence_level, Real) and 0 < confidence_level < 1):
+        raise ValueError(
+            f"confidence_level must be a number in (0, 1); got {confidence_level!r}."
+        )
+    if alternative not in ALTERNATIVES:
+        raise ValueError(
+            f"alternative must be one of {ALTERNATIVES}; got {alternative!r}."
+        )
+
+
+def _check_arrays(y_true, *y_preds, names=("y_pred",), min_samples=2):
+    y_true = np.asarray(y_true)
+    if y_true.ndim != 1:
+        raise ValueError(f"y_true must be 1-D; got shape {y_true.shape}.")
+    n = y_true.shape[0]
+    if n < min_samples:
+        raise ValueError(
+            f"y_true has {n} samples; resampling needs at least {min_samples}."
+        )
+    out = []
+    for name, y in zip(names, y_preds, strict=True):
+        arr = np.asarray(y)
+        if arr.shape[0] != n:
+            raise ValueError(
+                f"{name} has {arr.shape[0]} samples but y_true has {n}; they must "
+                "describe the same items."
+            )
+        out.append(arr)
+    for name, arr in (("y_true", y_true), *zip(names, out, strict=True)):
+        if arr.dtype.kind == "f" and np.isnan(arr).any():
+            raise ValueError(f"{name} contains NaN.")
+    return y_true, out
+
+
+def _interval(dist, statistic, confidence_level, method, alternative):
+    alpha = 1 - confidence_level
+    if alternative == "two-sided":
+        qs = [alpha / 2, 1 - alpha / 2]
+    elif alternative == "less":
+        qs = [0.0, confidence_level]
+    else:
+        qs = [alpha, 1.0]
+    low, high = np.nanquantile(dist, qs)
+    if method == "basic":
+        low, high = 2 * statistic - high, 2 * statistic - low
+    if alternative == "less":
+        low = -np.inf
+    elif alternative == "greater":
+        high = np.inf
+    return ConfidenceInterval(float(low), float(high))
+
+
+def _warn_nan(dist, what="metric"):
+    n_nan = int(np.isnan(dist).sum())
+    if n_nan:
+        warnings.warn(
+            f"the {what} was NaN on {n_nan} of {dist.size} resamples; they are left "
+            "out of the interval and the p-value. Pass zero_division= to the "
+            "metric, or use more data.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return n_nan
+
+
+class _CStats:
+    """Per-sample contributions of the confidence metrics (diag, pred mass, true)."""
+
+    def __init__(self, y_true, y_proba, spec, kwargs):
+        proba = np.asarray(y_proba, dtype=np.float64)
+        labels = kwargs.get("labels")
+        classes = np.unique(y_true) if labels is None else np.asarray(labels)
+        if proba.ndim != 2 or proba.shape[1] != classes.size:
+            raise _NoFastPath
+        codes = np.searchsorted(classes, y_true) if labels is None else None
+        if codes is None:
+            lookup = {c: i for i, c in enumerate(classes.tolist())}
+            codes = np.array([lookup.get(v, -1) for v in y_true.tolist()])
+        if (codes < 0).any() or (codes >= classes.size).any():
+            raise _NoFastPath
+        onehot = np.zeros_like(proba)
+        onehot[np.arange(proba.shape[0]), codes] = 1.0
+        self.features = np.hstack([onehot * proba, proba, onehot])
+        self.k = classes.size
+        hits = np.flatnonzero(classes == spec["pos_label"])
+        self.pos_index = int(hits[0]) if hits.size else -1
+        if spec["average"] == "binary" and self.pos_index < 0:
+            raise _NoFastPath
+
+    def metric(self, sums, spec):
+        k = self.k
+        return prf_batch(
+            sums[:, :k], sums[:, k : 2 * k], sums[:, 2 * k :], spec, self.pos_index
+        )
+
+
+class _NoFastPath(Exception):
+    pass
+
+
+def _resample_counts(rng, n, n_resamples, rows):
+    """Yield (c, n) resampling multiplicities, c rows at a time, index by index."""
+    done = 0
+    while done < n_resamples:
+        c = min(rows, n_resamples - done)
+        idx = rng.integers(0, n, size=(c, n))
+        offsets = (np.arange(c) * n)[:, None]
+        yield np.bincount((idx + offsets).ravel(), minlength=c * n).reshape(c, n)
+        done += c
+
+
+def _bootstrap_sums(features, rng, n_resamples):
+    n = features.shape[0]
+    rows = max(1, _CHUNK_ELEMENTS // (4 * n))
+    return np.vstack(
+        [w @ features for w in _resample_counts(rng, n, n_resamples, rows)]
+    )
+
+
+def _hard_bootstrap(stats_, rng, n_resamples):
+    """Multinomial resampled cell counts, in chunks: (B, n_cells)."""
+    probs = stats_.cell_counts / stats_.n
+    rows = max(1, _CHUNK_ELEMENTS // stats_.k ** (1 + stats_.n_preds))
+    chunks = []
+    done = 0
+    while done < n_resamples:
+        c = min(rows, n_resamples - done)
+        chunks.append(rng.multinomial(stats_.n, probs, size=c))
+        done += c
+    return np.vstack(chunks)
+
+
+def bootstrap_confidence_interval(
+    y_true,
+    y_pred,
+    *,
+    metric="accuracy",
+    metric_kwargs=None,
+    n_resamples=9999,
+    confidence_level=0.95,
+    method="percentile",
+    alternative="two-sided",
+    fast=True,
+    random_state=None,
+):
+    """Bootstrap confidence interval of any scikit-learn-style metric.
+
+    Resamples the test set with replacement ``n_resamples`` times and
+    recomputes the metric (lecture notes, section E).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted labels, or probabilities for the confidence metrics.
+    metric : callable or str, default="accuracy"
+        ``metric(y_true, y_pred, **metric_kwargs)``, a ``functools.partial``
+        of one, or a name: ``"accuracy"``, ``"precision"``, ``"recall"``,
+        ``"f1"``, ``"cprecision"``, ``"crecall"``, ``"cf1"``, optionally with
+        ``_micro``, ``_macro`` or ``_weighted``.
+    metric_kwargs : dict, default=None
+        Keyword arguments of the metric (``average``, ``pos_label``, ...).
+    n_resamples : int, default=9999
+        Bootstrap resamples.
+    confidence_level : float, default=0.95
+        Level of the interval.
+    method : {"percentile", "basic", "bca"}, default="percentile"
+        Interval type. ``"bca"`` runs :func:`scipy.stats.bootstrap` on the
+        metric, without the fast path.
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        ``"less"`` gives an upper bound ``(-inf, high)``, ``"greater"`` a
+        lower bound ``(low, inf)``.
+    fast : bool, default=True
+        Use the vectorised path when the metric allows it (accuracy,
+        precision, recall, F-beta in every averaging, and the confidence
+        metrics). False always calls the metric once per resample.
+    random_state : int, RandomState instance, Generator or None, default=None
+        Seed of the resampling.
+
+    Returns
+    -------
+    result : BootstrapIntervalResult
+
+    Notes
+    -----
+    The fast path for label metrics draws each resample's confusion matrix
+    from the multinomial distribution over the observed (true, predicted)
+    cells, which is exactly the distribution that resampling items gives:
+    the fast and the generic paths are **equal in distribution**, not draw for
+    draw. For the confidence metrics, the fast path resamples item indices
+    with the same random stream as the generic path and sums per-item
+    contributions, so the two are **identical** for the same seed (up to
+    floating-point summation order).
+
+    Examples
+    --------
+    >>> from sklearn_faithful.stats import bootstrap_confidence_interval
+    >>> y_true = [0, 1, 1, 0, 1, 1, 0, 1, 0, 1] * 10
+    >>> y_pred = [0, 1, 0, 0, 1, 1, 1, 1, 0, 1] * 10
+    >>> res = bootstrap_confidence_interval(y_true, y_pred, metric="f1",
+    ...                                     random_state=0)
+    >>> round(res.statistic, 3), res.fast_path
+    (0.833, True)
+    """
+    _check_common(n_resamples, confidence_level, alternative)
+    if method not in ("percentile", "basic", "bca"):
+        raise ValueError(
+            f"method must be 'percentile', 'basic' or 'bca'; got {method!r}."
+        )
+    y_true, (y_pred,) = _check_arrays(y_true, y_pred)
+    func, kwargs, spec = resolve_metric(metric, metric_kwargs)
+    statistic = float(func(y_true, y_pred, **kwargs))
+    rng = _generator(random_state)
+    if method == "bca":
+        res = stats.bootstrap(
+            (y_true, y_pred),
+            lambda yt, yp: func(yt, yp, **kwargs),
+            paired=True,
+            vectorized=False,
+            n_resamples=n_resamples,
+            confidence_level=confidence_level,
+            method="BCa",
+            alternative=alternative,
+            **_scipy_rng(rng),
+        )
+        dist = np.asarray(res.bootstrap_distribution, dtype=float)
+        n_nan = _warn_nan(dist)
+        return BootstrapIntervalResult(
+            statistic,
+            ConfidenceInterval(*map(float, res.confidence_interval)),
+            float(np.nanstd(dist, ddof=1)),
+            n_resamples,
+            n_nan,
+            method,
+            False,
+            dist,
+        )
+    dist = None
+    if fast and spec is not None:
+        dist = _fast_bootstrap(y_true, [y_pred], spec, kwargs, rng, n_resamples)
+    used_fast = dist is not None
+    if dist is None:
+        dist = np.empty(n_resamples)
+        n = y_true.shape[0]
+        for b in range(n_resamples):
+            idx = rng.integers(0, n, size=n)
+            dist[b] = func(y_true[idx], y_pred[idx], **kwargs)
+    n_nan = _warn_nan(dist)
+    return BootstrapIntervalResult(
+        statistic=statistic,
+        confidence_interval=_interval(
+            dist, statistic, confidence_level, method, alternative
+        ),
+        standard_error=float(np.nanstd(dist, ddof=1)),
+        n_resamples=n_resamples,
+        n_nan=n_nan,
+        method=method,
+        fast_path=used_fast,
+        bootstrap_distribution=dist,
+    )
+
+
+def _scipy_rng(rng):
+    import inspect
+
+    if "rng" in inspect.signature(stats.bootstrap).parameters:
+        return {"rng": rng}
+    return {"random_state": rng}  # pragma: no cover - scipy < 1.15
+
+
+def _fast_bootstrap(y_true, y_preds, spec, kwargs, rng, n_resamples):
+    """(B,) or (B, n_preds) metric values, or None if the data do not allow it."""
+    if spec["kind"] == "cprf":
+        try:
+            cstats = [_CStats(y_true, y, spec, kwargs) for y in y_preds]
+        except _NoFastPath:
+            return None
+        features = np.hstack([c.features for c in cstats])
+        sums = _bootstrap_sums(features, rng, n_resamples)
+        width = cstats[0].features.shape[1]
+        values = [
+            c.metric(sums[:, j * width : (j + 1) * width], spec)
+            for j, c in enumerate(cstats)
+        ]
+    else:
+        if any(np.ndim(y) != 1 for y in y_preds):
+            return None
+        hard = HardLabelStats(y_true, *y_preds)
+        tables = hard.tables(_hard_bootstrap(hard, rng, n_resamples))
+        pos = hard.pos_index(spec["pos_label"])
+        values = [metric_from_tables(t, spec, pos, hard.n) for t in tables]
+    return values[0] if len(values) == 1 else np.column_stack(values)
+
+
+def _paired_pvalue(null, statistic, alternative):
+    null = null[~np.isnan(null)]
+    if alternative == "two-sided":
+        extreme = np.abs(null) >= abs(statistic) - 1e-12
+    elif alternative == "greater":
+        extreme = null >= statistic - 1e-12
+    else:
+        extreme = null <= statistic + 1e-12
+    return float((extreme.sum() + 1) / (null.size + 1))
+
+
+def _paired_setup(
+    y_true,
+    y_pred_a,
+    y_pred_b,
+    metric,
+    metric_kwargs,
+    n_resamples,
+    confidence_level,
+    alternative,
+):
+    _check_common(n_resamples, confidence_level, alternative)
+    y_true, (a, b) = _check_arrays(
+        y_true, y_pred_a, y_pred_b, names=("y_pred_a", "y_pred_b")
+    )
+    func, kwargs, spec = resolve_metric(metric, metric_kwargs)
+    statistic = float(func(y_true, b, **kwargs) - func(y_true, a, **kwargs))
+    return y_true, a, b, func, kwargs, spec, statistic
+
+
+def _paired_bootstrap_diffs(y_true, a, b, func, kwargs, spec, rng, n_resamples, fast):
+    if fast and spec is not None:
+        values = _fast_bootstrap(y_true, [a, b], spec, kwargs, rng, n_resamples)
+        if values is not None:
+            return values[:, 1] - values[:, 0], True
+    n = y_true.shape[0]
+    diffs = np.empty(n_resamples)
+    for r in range(n_resamples):
+        idx = rng.integers(0, n, size=n)
+        diffs[r] = func(y_true[idx], b[idx], **kwargs) - func(
+            y_true[idx], a[idx], **kwargs
+        )
+    return diffs, False
+
+
+def paired_bootstrap_test(
+    y_true,
+    y_pred_a,
+    y_pred_b,
+    *,
+    metric="accuracy",
+    metric_kwargs=None,
+    n_resamples=9999,
+    confidence_level=0.95,
+    alternative="two-sided",
+    fast=True,
+    random_state=None,
+):
+    """Paired bootstrap test of ``metric(B) - metric(A)`` on the same test set.
+
+    Both systems are scored on the same resample each time, which keeps the
+    pairing (an unpaired test on paired data wastes most of the power).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_pred_a, y_pred_b : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predictions (or probabilities) of systems A and B on the same items.
+    metric, metric_kwargs, n_resamples, confidence_level, fast, random_state
+        As in :func:`bootstrap_confidence_interval`.
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        ``"greater"``: H1 is that B is better (the difference is positive).
+
+    Returns
+    -------
+    result : PairedTestResult
+        The observed difference, its percentile interval and the p-value
+        ``(c + 1) / (n + 1)``. The null distribution is the bootstrap
+        distribution shifted to mean zero (``delta* - delta``).
+
+    Examples
+    --------
+    >>> from sklearn_faithful.stats import paired_bootstrap_test
+    >>> y = [0, 1] * 50
+    >>> a = [0, 1] * 40 + [1, 0] * 10
+    >>> b = [0, 1] * 45 + [1, 0] * 5
+    >>> res = paired_bootstrap_test(y, a, b, random_state=0)
+    >>> round(res.statistic, 2), res.pvalue < 0.05
+    (0.1, True)
+    """
+    y_true, a, b, func, kwargs, spec, statistic = _paired_setup(
+        y_true,
+        y_pred_a,
+        y_pred_b,
+        metric,
+        metric_kwargs,
+        n_resamples,
+        confidence_level,
+        alternative,
+    )
+    rng = _generator(random_state)
+    diffs, used_fast = _paired_bootstrap_diffs(
+        y_true, a, b, func, kwargs, spec, rng, n_resamples, fast
+    )
+    _warn_nan(diffs, "difference")
+    null = diffs - statistic
+    return PairedTestResult(
+        statistic=statistic,
+        confidence_interval=_interval(
+            diffs, statistic, confidence_level, "percentile", alternative
+        ),
+        pvalue=_paired_pvalue(null, statistic, alternative),
+        alternative=alternative,
+        n_resamples=n_resamples,
+        fast_path=used_fast,
+        null_distribution=null,
+    )
+
+
+def _swap_cells(hard):
+    """Index of the cell (y, b, a) for each cell (y, a, b) of K^3."""
+    k = hard.k
+    cell = np.arange(k**3)
+    y, a, b = cell // (k * k), (cell // k) % k, cell % k
+    return y * k * k + b * k + a, a != b
+
+
+def paired_permutation_test(
+    y_true,
+    y_pred_a,
+    y_pred_b,
+    *,
+    metric="accuracy",
+    metric_kwargs=None,
+    n_resamples=9999,
+    confidence_level=0.95,
+    alternative="two-sided",
+    fast=True,
+    random_state=None,
+):
+    """Approximate randomization test of ``metric(B) - metric(A)``.
+
+    Under H0 the two systems are exchangeable item by item, so each
+    permutation swaps A's and B's prediction on every item with probability
+    1/2 (as sacrebleu's paired test does for MT).
+
+    Parameters
+    ----------
+    y_true, y_pred_a, y_pred_b, metric, metric_kwargs, n_resamples, \
+confidence_level, alternative, fast, random_state
+        As in :func:`paired_bootstrap_test`; ``n_resamples`` is the number of
+        random permutations.
+
+    Returns
+    -------
+    result : PairedTestResult
+        The p-value is ``(c + 1) / (n + 1)`` with ``c`` the permutations whose
+        difference is at least as extreme as the observed one; the interval
+        is a paired percentile bootstrap interval drawn after them.
+
+    Notes
+    -----
+    For label metrics the fast path draws, for each (true, a, b) cell with
+    ``a != b``, how many of its items are swapped (binomial, p = 1/2), which
+    is the distribution of item-by-item swaps (equal in distribution). For
+    the confidence metrics it draws the same swap masks as the generic path
+    (identical for the same seed).
+
+    Examples
+    --------
+    >>> from sklearn_faithful.stats import paired_permutation_test
+    >>> y = [0, 1] * 50
+    >>> a = [0, 1] * 40 + [1, 0] * 10
+    >>> b = [0, 1] * 45 + [1, 0] * 5
+    >>> res = paired_permutation_test(y, a, b, random_state=0)
+    >>> round(res.statistic, 2), res.pvalue < 0.05
+    (0.1, True)
+    """
+    y_true, a, b, func, kwargs, spec, statistic = _paired_setup(
+        y_true,
+        y_pred_a,
+        y_pred_b,
+        metric,
+        metric_kwargs,
+        n_resamples,
+        confidence_level,
+        alternative,
+    )
+    rng = _generator(random_state)
+    null = None
+    if fast and spec is not None:
+        null = _fast_permutation(y_true, a, b, spec, kwargs, rng, n_resamples)
+    used_fast = null is not None
+    if null is None:
+        n = y_true.shape[0]
+        null = np.empty(n_resamples)
+        for r in range(n_resamples):
+            swap = rng.random(n) < 0.5
+            mask = swap.reshape((-1,) + (1,) * (a.ndim - 1))
+            a_r, b_r = np.where(mask, b, a), np.where(mask, a, b)
+            null[r] = func(y_true, b_r, **kwargs) - func(y_true, a_r, **kwargs)
+    _warn_nan(null, "difference")
+    diffs, _ = _paired_bootstrap_diffs(
+        y_true, a, b, func, kwargs, spec, rng, n_resamples, fast
+    )
+    return PairedTestResult(
+        statistic=statistic,
+        confidence_interval=_interval(
+            diffs, statistic, confidence_level, "percentile", alternative
+        ),
+        pvalue=_paired_pvalue(null, statistic, alternative),
+        alternative=alternative,
+        n_resamples=n_resamples,
+        fast_path=used_fast,
+        null_distribution=null,
+    )
+
+
+def _fast_permutation(y_true, a, b, spec, kwargs, rng, n_resamples):
+    if spec["kind"] == "cprf":
+        try:
+            ca, cb = _CStats(y_true, a, spec, kwargs), _CStats(y_true, b, spec, kwargs)
+        except _NoFastPath:
+            return None
+        fa, fb = ca.features, cb.features
+        total_a, total_b, delta = fa.sum(0), fb.sum(0), fb - fa
+        n = fa.shape[0]
+        rows = max(1, _CHUNK_ELEMENTS // (4 * n))
+        out = []
+        done = 0
+        while done < n_resamples:
+            c = min(rows, n_resamples - done)
+            swaps = (rng.random((c, n)) < 0.5).astype(np.float64) @ delta
+            out.append(
+                cb.metric(total_b - swaps, spec) - ca.metric(total_a + swaps, spec)
+            )
+            done += c
+        return np.concatenate(out)
+    if a.ndim != 1 or b.ndim != 1:
+        return None
+    hard = HardLabelStats(y_true, a, b)
+    swap_to, discordant = _swap_cells(hard)
+    movable = discordant[hard.cells]
+    pos = hard.pos_index(spec["pos_label"])
+    rows = max(1, _CHUNK_ELEMENTS // hard.k**3)
+    out = []
+    done = 0
+    while done < n_resamples:
+        c = min(rows, n_resamples - done)
+        moved = np.zeros((c, hard.cells.size), dtype=np.int64)
+        moved[:, movable] = rng.binomial(
+            hard.cell_counts[movable], 0.5, size=(c, int(movable.sum()))
+        )
+        full = np.zeros((c, hard.k**3))
+        full[:, hard.cells] = hard.cell_counts - moved
+        full[:, swap_to[hard.cells]] += moved
+        full = full.reshape(c, hard.k, hard.k, hard.k)
+        table_a, table_b = full.sum(axis=3), full.sum(axis=2)
+        out.append(
+            metric_from_tables(table_b, spec, pos, hard.n)
+            - metric_from_tables(table_a, spec, pos, hard.n)
+        )
+        done += c
+    return np.concatenate(out)
+
+
+def sign_test(
+    y_true, y_pred_a, y_pred_b, *, alternative="two-sided", confidence_level=0.95
+):
+    """Exact binomial (sign) test on the items where exactly one system is right.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_pred_a, y_pred_b : array-like of shape (n_samples,)
+        Predicted labels of systems A and B on the same items.
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        ``"greater"``: H1 is that B wins more than half of the discordant
+        items.
+    confidence_level : float, default=0.95
+        Level of the Clopper-Pearson interval of B's share.
+
+    Returns
+    -------
+    result : SignTestResult
+
+    See Also
+    --------
+    scipy.stats.binomtest : The test used, with success probability 1/2.
+
+    Examples
+    --------
+    >>> from sklearn_faithful.stats import sign_test
+    >>> y = [1] * 30
+    >>> a = [1] * 20 + [0] * 10
+    >>> b = [1] * 28 + [0] * 2
+    >>> res = sign_test(y, a, b)
+    >>> res.n_b_better, res.n_a_better, round(res.pvalue, 4)
+    (8, 0, 0.0078)
+    """
+    _check_common(1, confidence_level, alternative)
+    y_true, (a, b) = _check_arrays(
+        y_true, y_pred_a, y_pred_b, names=("y_pred_a", "y_pred_b"), min_samples=1
+    )
+    right_a, right_b = a == y_true, b == y_true
+    n_b = int(np.sum(right_b & ~right_a))
+    n_a = int(np.sum(right_a & ~right_b))
+    n = n_a + n_b
+    if n == 0:
+        raise ValueError(
+            "the two systems are right on exactly the same items; the sign test "
+            "needs at least one item where only one of them is right."
+        )
+    res = stats.binomtest(n_b, n, 0.5, alternative=alternative)
+    ci = res.proportion_ci(confidence_level=confidence_level, method="exact")
+    return SignTestResult(
+        n_discordant=n,
+        n_b_better=n_b,
+        n_a_better=n_a,
+        statistic=n_b / n,
+        pvalue=float(res.pvalue),
+        alternative=alternative,
+        confidence_interval=ConfidenceInterval(float(ci.low), float(ci.high)),
+    )
+
+
+def _kappa_batch(tables, weights):
+    k = tables.shape[-1]
+    total = tables.sum(axis=(1, 2))
+    expected = np.einsum("bi,bj->bij", tables.sum(axis=2), tables.sum(axis=1))
+    expected /= total[:, None, None]
+    if weights is None:
+        w = 1.0 - np.eye(k)
+    else:
+        diff = np.abs(np.arange(k)[:, None] - np.arange(k)[None, :])
+        w = diff if weights == "linear" else diff**2
+    num = (tables * w).sum(axis=(1, 2))
+    den = (expected * w).sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return 1.0 - num / den
+
+
+def kappa_confidence_interval(
+    y1,
+    y2,
+    *,
+    weights=None,
+    n_resamples=9999,
+    confidence_level=0.95,
+    alternative="two-sided",
+    random_state=None,
+):
+    """Bootstrap confidence interval of Cohen's kappa.
+
+    scikit-learn's :func:`~sklearn.metrics.cohen_kappa_score` gives the point
+    estimate; this adds the interval it lacks, from multinomial resamples of
+    the agreement table (equal in distribution to resampling items).
+
+    Parameters
+    ----------
+    y1, y2 : array-like of shape (n_samples,)
+        Labels given by two annotators (or a model and an annotator).
+    weights : {None, "linear", "quadratic"}, default=None
+        As in ``cohen_kappa_score``.
+    n_resamples, confidence_level, alternative, random_state
+        As in :func:`bootstrap_confidence_interval`.
+
+    Returns
+    -------
+    result : BootstrapIntervalResult
+
+    Examples
+    --------
+    >>> from sklearn_faithful.stats import kappa_confidence_interval
+    >>> y1 = [0, 1, 1, 0, 1, 2, 2, 0, 1, 2] * 8
+    >>> y2 = [0, 1, 0, 0, 1, 2, 1, 0, 1, 2] * 8
+    >>> res = kappa_confidence_interval(y1, y2, random_state=0)
+    >>> round(res.statistic, 3)
+    0.697
+    """
+    _check_common(n_resamples, confidence_level, alternative)
+    if weights not in (None, "linear", "quadratic"):
+        raise ValueError(
+            f"weights must be None, 'linear' or 'quadratic'; got {weights!r}."
+        )
+    y1, (y2,) = _check_arrays(y1, y2, names=("y2",))
+    statistic = float(cohen_kappa_score(y1, y2, weights=weights))
+    rng = _generator(random_state)
+    hard = HardLabelStats(y1, y2)
+    dist = _kappa_batch(
+        hard.tables(_hard_bootstrap(hard, rng, n_resamples))[0], weights
+    )
+    n_nan = _warn_nan(dist, "kappa")
+    return BootstrapIntervalResult(
+        statistic=statistic,
+        confidence_interval=_interval(
+            dist, statistic, confidence_level, "percentile", alternative
+        ),
+        standard_error=float(np.nanstd(dist, ddof=1)),
+        n_resamples=n_resamples,
+        n_nan=n_nan,
+        method="percentile",
+        fast_path=True,
+        bootstrap_distribution=dist,
+    )
