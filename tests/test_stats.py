@@ -1,0 +1,462 @@
+"""Tests of the statistics toolbox: gates, bootstrap, paired tests, agreement."""
+
+import functools
+import json
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn import metrics as skm
+
+from sklearn_faithful.metrics import cf1_score, cprecision_score, crecall_score
+from sklearn_faithful.stats import (
+    AccuracyRegressionTest,
+    bootstrap_confidence_interval,
+    estimate_sigma,
+    kappa_confidence_interval,
+    minimum_detectable_effect,
+    paired_bootstrap_test,
+    paired_permutation_test,
+    regression_threshold,
+    required_sample_size,
+    sign_test,
+)
+from sklearn_faithful.stats._fast_metrics import (
+    HardLabelStats,
+    metric_from_tables,
+    resolve_metric,
+)
+
+# --- regression gates (section D) --------------------------------------------
+
+
+@pytest.mark.parametrize("alpha", [0.01, 0.05, 0.2])
+@pytest.mark.parametrize("sigma, n", [(0.3, 100), (0.5, 1000), (12.0, 57)])
+def test_threshold_and_mde_formulas(alpha, sigma, n):
+    se = np.sqrt(2 * sigma**2 / n)
+    gamma = regression_threshold(0.8, sigma, n, alpha=alpha)
+    assert gamma == pytest.approx(0.8 + stats.norm.ppf(alpha) * se)
+    assert gamma < 0.8
+    up = regression_threshold(0.8, sigma, n, alpha=alpha, higher_is_better=False)
+    assert up == pytest.approx(0.8 - stats.norm.ppf(alpha) * se)
+    theta = minimum_detectable_effect(sigma, n, alpha=alpha, beta=0.1)
+    assert theta == pytest.approx((stats.norm.ppf(0.9) - stats.norm.ppf(alpha)) * se)
+    # beta from the text's derivation: P(mean' > gamma | true drop theta)
+    miss = stats.norm.sf((gamma - (0.8 - theta)) / se)
+    assert miss == pytest.approx(0.1)
+
+
+@pytest.mark.parametrize("sigma", [0.1, 0.3, 0.5, 3.0])
+@pytest.mark.parametrize("target", [0.001, 0.013, 0.05, 0.2])
+@pytest.mark.parametrize("alpha, beta", [(0.05, 0.2), (0.01, 0.1), (0.1, 0.3)])
+def test_sample_size_is_smallest_n(sigma, target, alpha, beta):
+    n = required_sample_size(sigma, target, alpha=alpha, beta=beta)
+    theta = functools.partial(minimum_detectable_effect, sigma, alpha=alpha, beta=beta)
+    assert theta(n) <= target
+    if n > 1:
+        assert theta(n - 1) > target
+
+
+def test_sample_size_matches_iterating_n():
+    # the text's recipe: iterate n from small to large until theta(n) <= target
+    sigma, target = 0.4, 0.03
+    n = 1
+    while minimum_detectable_effect(sigma, n) > target:
+        n += 1
+    closed, table = required_sample_size(sigma, target, return_table=True)
+    assert closed == n
+    assert closed in table["n"]
+    np.testing.assert_allclose(
+        table["theta"], minimum_detectable_effect(sigma, table["n"])
+    )
+    assert (np.diff(table["theta"]) < 0).all()
+
+
+def test_estimate_sigma():
+    assert estimate_sigma(proportion=0.9) == pytest.approx(0.3)
+    scores = np.array([1, 0, 1, 1, 0, 1.0])
+    assert estimate_sigma(scores) == pytest.approx(scores.std(ddof=1))
+    # the worst case costs (0.5 / 0.3)^2 = 2.8x the items at 90% accuracy
+    ratio = required_sample_size(0.5, 0.02) / required_sample_size(0.3, 0.02)
+    assert ratio == pytest.approx((0.5 / 0.3) ** 2, rel=0.01)
+
+
+def test_gate_passes_fails_and_round_trips(tmp_path):
+    rng = np.random.default_rng(0)
+    gate = AccuracyRegressionTest(theta=0.03, sigma=0.3)
+    n = gate.plan()
+    assert n == required_sample_size(0.3, 0.03)
+    gate.set_reference((rng.random(n) < 0.9).astype(float))
+    same = gate.check((rng.random(n) < 0.9).astype(float))
+    worse = gate.check((rng.random(n) < 0.83).astype(float))
+    assert worse.passed is False and worse.pvalue < 0.05
+    assert same.threshold == gate.threshold_
+    assert worse.power_at_theta == pytest.approx(0.8, abs=0.01)
+    path = tmp_path / "gate.json"
+    gate.save(path)
+    json.loads(path.read_text())
+    again = AccuracyRegressionTest.load(path)
+    assert again.check(
+        worse_scores := (rng.random(n) < 0.83).astype(float)
+    ) == gate.check(worse_scores)
+
+
+def test_gate_lower_is_better_and_paired(tmp_path):
+    rng = np.random.default_rng(1)
+    ref = rng.normal(100, 10, 400)  # latency, lower is better
+    gate = AccuracyRegressionTest(higher_is_better=False, theta=2.0, paired=True)
+    gate.set_reference(ref)
+    slower = ref + rng.normal(0.8, 2.0, 400)  # each item 0.8 slower
+    res = gate.check(slower)
+    assert not res.passed and res.threshold > gate.reference_mean_
+    unpaired = AccuracyRegressionTest(higher_is_better=False, theta=2.0)
+    assert unpaired.set_reference(ref).check(slower).passed  # far less power
+    gate.save(tmp_path / "g.json")
+    assert AccuracyRegressionTest.load(tmp_path / "g.json").check(slower) == res
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: regression_threshold(0.9, 0.0, 10), "sigma"),
+        (lambda: minimum_detectable_effect(0.3, 10, alpha=0.6), "alpha"),
+        (lambda: minimum_detectable_effect(0.3, 10, beta=0.0), "beta"),
+        (lambda: required_sample_size(0.3, -0.1), "theta"),
+        (lambda: regression_threshold(0.9, 0.3, 0), "n"),
+        (lambda: AccuracyRegressionTest().plan(), "sigma and theta"),
+        (lambda: AccuracyRegressionTest().check([1, 0]), "set_reference"),
+        (lambda: AccuracyRegressionTest(sigma=0.3).set_reference([1.0]), "2 items"),
+        (
+            lambda: AccuracyRegressionTest(sigma=0.3).set_reference([1, 0]).check([1]),
+            "items",
+        ),
+    ],
+)
+def test_gate_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+# --- the fast metrics are the metrics ----------------------------------------
+
+AVERAGES = ["binary", "micro", "macro", "weighted"]
+
+
+@pytest.mark.parametrize("func", [skm.precision_score, skm.recall_score, skm.f1_score])
+@pytest.mark.parametrize("average", AVERAGES)
+def test_metric_from_tables_equals_sklearn(func, average):
+    rng = np.random.default_rng(2)
+    for trial in range(30):
+        k = 2 if average == "binary" else int(rng.integers(2, 6))
+        n = int(rng.integers(3, 40))
+        y = rng.integers(0, k, n)
+        p = rng.integers(0, k, n)
+        kwargs = dict(average=average, zero_division=0)
+        _, _, spec = resolve_metric(func, kwargs)
+        hard = HardLabelStats(y, p)
+        table = hard.tables(hard.cell_counts[None, :].astype(float))[0]
+        ours = metric_from_tables(table, spec, hard.pos_index(1), n)[0]
+        assert ours == pytest.approx(func(y, p, **kwargs), abs=1e-12), trial
+
+
+def test_accuracy_and_fbeta_from_tables():
+    rng = np.random.default_rng(3)
+    y, p = rng.integers(0, 3, 50), rng.integers(0, 3, 50)
+    hard = HardLabelStats(y, p)
+    table = hard.tables(hard.cell_counts[None, :].astype(float))[0]
+    _, _, spec = resolve_metric("accuracy")
+    assert metric_from_tables(table, spec, 0, 50)[0] == skm.accuracy_score(y, p)
+    _, kw, spec = resolve_metric(
+        functools.partial(skm.fbeta_score, beta=2), {"average": "macro"}
+    )
+    assert metric_from_tables(table, spec, 0, 50)[0] == pytest.approx(
+        skm.fbeta_score(y, p, beta=2, average="macro")
+    )
+
+
+# --- bootstrap ---------------------------------------------------------------
+
+
+def _data(n=300, seed=4):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    a = np.where(rng.random(n) < 0.8, y, 1 - y)
+    b = np.where(rng.random(n) < 0.85, y, 1 - y)
+    return y, a, b
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("metric", ["accuracy", "f1", "precision", "recall_macro"])
+def test_fast_bootstrap_equals_generic_in_distribution(metric):
+    y, a, _ = _data()
+    fast = bootstrap_confidence_interval(
+        y, a, metric=metric, n_resamples=3000, random_state=0
+    )
+    slow = bootstrap_confidence_interval(
+        y, a, metric=metric, n_resamples=3000, random_state=1, fast=False
+    )
+    assert fast.fast_path and not slow.fast_path
+    assert fast.statistic == slow.statistic
+    ks = stats.ks_2samp(fast.bootstrap_distribution, slow.bootstrap_distribution)
+    assert ks.pvalue > 1e-3
+    assert fast.standard_error == pytest.approx(slow.standard_error, rel=0.1)
+
+
+def test_fast_cmetric_bootstrap_is_identical_to_generic():
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 3, 120)
+    proba = rng.dirichlet(np.ones(3), 120)
+    for metric in (
+        cf1_score,
+        functools.partial(cprecision_score, average="micro"),
+        functools.partial(crecall_score, average="weighted"),
+    ):
+        kw = {} if isinstance(metric, functools.partial) else {"average": "macro"}
+        fast = bootstrap_confidence_interval(
+            y,
+            proba,
+            metric=metric,
+            metric_kwargs=kw,
+            n_resamples=300,
+            random_state=7,
+        )
+        slow = bootstrap_confidence_interval(
+            y,
+            proba,
+            metric=metric,
+            metric_kwargs=kw,
+            n_resamples=300,
+            random_state=7,
+            fast=False,
+        )
+        assert fast.fast_path and not slow.fast_path
+        np.testing.assert_allclose(
+            fast.bootstrap_distribution, slow.bootstrap_distribution, rtol=1e-10
+        )
+
+
+def test_bootstrap_interval_methods_and_alternative():
+    y, a, _ = _data()
+    kw = dict(metric="accuracy", n_resamples=2000, random_state=0)
+    pct = bootstrap_confidence_interval(y, a, **kw)
+    basic = bootstrap_confidence_interval(y, a, method="basic", **kw)
+    dist = pct.bootstrap_distribution
+    lo, hi = np.quantile(dist, [0.025, 0.975])
+    assert pct.confidence_interval == pytest.approx((lo, hi))
+    assert basic.confidence_interval == pytest.approx(
+        (2 * pct.statistic - hi, 2 * pct.statistic - lo)
+    )
+    upper = bootstrap_confidence_interval(y, a, alternative="less", **kw)
+    assert upper.confidence_interval.low == -np.inf
+    assert upper.confidence_interval.high == pytest.approx(np.quantile(dist, 0.95))
+    lower = bootstrap_confidence_interval(y, a, alternative="greater", **kw)
+    assert lower.confidence_interval.high == np.inf
+    bca = bootstrap_confidence_interval(
+        y, a, method="bca", metric="accuracy", n_resamples=500, random_state=0
+    )
+    assert bca.confidence_interval.low < bca.statistic < bca.confidence_interval.high
+    again = bootstrap_confidence_interval(y, a, **kw)
+    np.testing.assert_array_equal(again.bootstrap_distribution, dist)
+
+
+def test_bootstrap_warns_on_nan():
+    y = np.array([0, 0, 0, 1, 0, 0, 0, 0])
+    p = np.array([0, 0, 0, 1, 0, 0, 0, 0])
+    with pytest.warns(RuntimeWarning, match=r"NaN on \d+ of 2000 resamples"):
+        res = bootstrap_confidence_interval(
+            y,
+            p,
+            metric="precision",
+            metric_kwargs={"zero_division": np.nan},
+            n_resamples=2000,
+            random_state=0,
+        )
+    assert res.n_nan > 0 and np.isfinite(res.confidence_interval).all()
+
+
+# --- paired tests -------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("test", [paired_bootstrap_test, paired_permutation_test])
+def test_paired_fast_equals_generic_in_distribution(test):
+    y, a, b = _data()
+    fast = test(y, a, b, metric="f1", n_resamples=2000, random_state=0)
+    slow = test(y, a, b, metric="f1", n_resamples=2000, random_state=1, fast=False)
+    assert fast.fast_path and not slow.fast_path
+    assert (
+        fast.statistic
+        == slow.statistic
+        == pytest.approx(skm.f1_score(y, b) - skm.f1_score(y, a))
+    )
+    ks = stats.ks_2samp(fast.null_distribution, slow.null_distribution)
+    assert ks.pvalue > 1e-3
+    assert fast.pvalue == pytest.approx(slow.pvalue, abs=0.03)
+
+
+def test_permutation_cmetric_identical_to_generic():
+    rng = np.random.default_rng(6)
+    y = rng.integers(0, 2, 80)
+    pa, pb = rng.dirichlet([1, 1], 80), rng.dirichlet([2, 1], 80)
+    kw = dict(metric="cf1", n_resamples=200, random_state=3)
+    fast = paired_permutation_test(y, pa, pb, **kw)
+    slow = paired_permutation_test(y, pa, pb, fast=False, **kw)
+    assert fast.fast_path
+    np.testing.assert_allclose(
+        fast.null_distribution, slow.null_distribution, rtol=1e-9, atol=1e-12
+    )
+    assert fast.pvalue == slow.pvalue
+
+
+@pytest.mark.parametrize("test", [paired_bootstrap_test, paired_permutation_test])
+def test_alternative_reaches_paired_tests(test):
+    y, a, b = _data(seed=8)
+    kw = dict(n_resamples=2000, random_state=0)
+    two = test(y, a, b, **kw)
+    greater = test(y, a, b, alternative="greater", **kw)
+    less = test(y, a, b, alternative="less", **kw)
+    assert two.statistic > 0
+    assert greater.pvalue < two.pvalue < less.pvalue
+    assert greater.confidence_interval.high == np.inf
+    assert less.confidence_interval.low == -np.inf
+    for slow_kw in (dict(fast=False), dict(metric=skm.balanced_accuracy_score)):
+        res = test(
+            y, a, b, alternative="greater", n_resamples=300, random_state=0, **slow_kw
+        )
+        assert not res.fast_path and res.alternative == "greater"
+
+
+def test_pvalue_formula():
+    y, a, b = _data()
+    res = paired_permutation_test(y, a, b, n_resamples=999, random_state=0)
+    c = np.sum(np.abs(res.null_distribution) >= abs(res.statistic) - 1e-12)
+    assert res.pvalue == (c + 1) / 1000
+
+
+def test_sign_test_matches_binomtest():
+    y, a, b = _data(n=500, seed=9)
+    for alternative in ("two-sided", "greater", "less"):
+        res = sign_test(y, a, b, alternative=alternative)
+        n_b = int(np.sum((b == y) & (a != y)))
+        n_a = int(np.sum((a == y) & (b != y)))
+        ref = stats.binomtest(n_b, n_a + n_b, 0.5, alternative=alternative)
+        assert (res.n_b_better, res.n_a_better) == (n_b, n_a)
+        assert res.pvalue == ref.pvalue
+        ci = ref.proportion_ci(0.95)
+        assert res.confidence_interval == (ci.low, ci.high)
+    with pytest.raises(ValueError, match="same items"):
+        sign_test(y, a, a)
+
+
+def test_kappa_interval():
+    rng = np.random.default_rng(10)
+    y1 = rng.integers(0, 3, 200)
+    y2 = np.where(rng.random(200) < 0.7, y1, rng.integers(0, 3, 200))
+    for weights in (None, "linear", "quadratic"):
+        res = kappa_confidence_interval(
+            y1, y2, weights=weights, n_resamples=2000, random_state=0
+        )
+        assert res.statistic == skm.cohen_kappa_score(y1, y2, weights=weights)
+        generic = []
+        loop_rng = np.random.default_rng(1)
+        for _ in range(1000):
+            idx = loop_rng.integers(0, 200, 200)
+            generic.append(skm.cohen_kappa_score(y1[idx], y2[idx], weights=weights))
+        ks = stats.ks_2samp(res.bootstrap_distribution, generic)
+        assert ks.pvalue > 1e-3
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda y, a, b: bootstrap_confidence_interval(y, a[:-1]), "samples"),
+        (lambda y, a, b: bootstrap_confidence_interval(y[:1], a[:1]), "at least 2"),
+        (
+            lambda y, a, b: bootstrap_confidence_interval(y, a, n_resamples=0),
+            "n_resamples",
+        ),
+        (
+            lambda y, a, b: bootstrap_confidence_interval(y, a, confidence_level=95),
+            "confidence_level",
+        ),
+        (
+            lambda y, a, b: bootstrap_confidence_interval(y, a, method="normal"),
+            "method",
+        ),
+        (
+            lambda y, a, b: bootstrap_confidence_interval(y, a, metric="auc"),
+            "not a known name",
+        ),
+        (
+            lambda y, a, b: paired_bootstrap_test(y, a, b, alternative="bigger"),
+            "alternative",
+        ),
+        (lambda y, a, b: paired_permutation_test(y, a, b[:10]), "same items"),
+        (lambda y, a, b: sign_test(y, a, b[:3]), "samples"),
+        (lambda y, a, b: kappa_confidence_interval(y, a, weights="cubic"), "weights"),
+        (
+            lambda y, a, b: bootstrap_confidence_interval(y.astype(float) * np.nan, a),
+            "NaN",
+        ),
+    ],
+)
+def test_bad_input(call, match):
+    y, a, b = _data(n=50)
+    with pytest.raises(ValueError, match=match):
+        call(y, a, b)
+
+
+def test_inputs_not_modified():
+    y, a, b = _data(n=60)
+    copies = [x.copy() for x in (y, a, b)]
+    paired_permutation_test(y, a, b, n_resamples=50, random_state=0)
+    paired_bootstrap_test(y, a, b, n_resamples=50, random_state=0)
+    for x, c in zip((y, a, b), copies, strict=True):
+        np.testing.assert_array_equal(x, c)
+
+
+def test_zero_effect_closed_form_check():
+    # bootstrap standard error of accuracy ~ sqrt(p (1 - p) / n)
+    y, a, _ = _data(n=2000)
+    res = bootstrap_confidence_interval(y, a, n_resamples=4000, random_state=0)
+    p = res.statistic
+    assert res.standard_error == pytest.approx(np.sqrt(p * (1 - p) / 2000), rel=0.05)
+
+
+# --- type-I error, simulated (slow) -------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("paired", [False, True])
+def test_gate_type_one_error_near_alpha(paired):
+    rng = np.random.default_rng(11)
+    n, sims = 600, 3000
+    gate = AccuracyRegressionTest(sigma=None if paired else 0.3, paired=paired)
+    difficulty = rng.beta(9, 1, n)  # per-item chance of being right
+    fails = 0
+    for _ in range(sims):
+        ref = (rng.random(n) < difficulty).astype(float)
+        new = (rng.random(n) < difficulty).astype(float)  # same model, rerun
+        fails += not gate.set_reference(ref).check(new).passed
+    se = np.sqrt(0.05 * 0.95 / sims)
+    # unpaired with sigma = 0.3 = sqrt(0.9 * 0.1) is near alpha; the item
+    # difficulties make the reruns correlated, so it can only be lower
+    assert fails / sims < 0.05 + 4 * se
+    if paired:
+        assert abs(fails / sims - 0.05) < 4 * se
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("test", [paired_bootstrap_test, paired_permutation_test])
+def test_paired_tests_type_one_error_near_alpha(test):
+    rng = np.random.default_rng(12)
+    sims, n = 600, 300
+    rejections = 0
+    for s in range(sims):
+        y = rng.integers(0, 2, n)
+        a = np.where(rng.random(n) < 0.8, y, 1 - y)
+        b = np.where(rng.random(n) < 0.8, y, 1 - y)  # exchangeable with a
+        res = test(y, a, b, metric="f1", n_resamples=499, random_state=s)
+        rejections += res.pvalue <= 0.05
+    se = np.sqrt(0.05 * 0.95 / sims)
+    assert abs(rejections / sims - 0.05) < 4 * se
