@@ -87,3 +87,16 @@ def test_model_based_examples(tmp_path, capsys):
     for name in ("coverage.png", "story.png"):
         assert (tmp_path / name).stat().st_size > 10_000
     assert "true difference" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_regression_gate_example(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    import runpy
+    from pathlib import Path
+
+    script = Path(__file__).parents[1] / "examples" / "plot_regression_gate.py"
+    needed = runpy.run_path(str(script))["main"]([str(tmp_path / "gate.png")])
+    assert needed["worst case (0.5)"] > needed["accuracy 90%"]
+    assert (tmp_path / "gate.png").stat().st_size > 10_000
+    assert "2.8x" in capsys.readouterr().out
