@@ -190,7 +190,7 @@ def test_end_to_end_text_pipeline():
     assert res == direct
     assert res.var_model_c == pytest.approx(res.rate_c * (1 - res.rate_c) / 499)
     assert test.annotated_counts_.sum() == 300
-    with pytest.raises(ValueError, match="not a class"):
+    with pytest.raises(ValueError, match="not in the metric model.s classes"):
         ModelBasedMetricTest(clf).fit(ann_x, np.where(ann_y == 1, 7, 0))
 
 
@@ -238,7 +238,7 @@ def test_bad_input():
     test = ModelBasedMetricTest.from_rates(0.9, 0.1)
     with pytest.raises(ValueError, match="N >= 2"):
         test.test_labels([1], [0, 1])
-    with pytest.raises(ValueError, match="not a class"):
+    with pytest.raises(ValueError, match="not in the metric model.s classes"):
         test.test_labels([0, 1, 2], [0, 1])
     with pytest.raises(ValueError, match="NaN"):
         test.test_labels([0.0, np.nan, 1.0], [0, 1])

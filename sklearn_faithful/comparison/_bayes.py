@@ -7,6 +7,7 @@ import numpy as np
 from scipy import stats
 
 from ..utils._random import _generator
+from ..utils._validation import _check_confidence_level
 from ._counts import _check_counts, _n_repetitions, correlation_factor
 from ._posterior import METRICS, _check_prior, metric_posterior
 from ._results import BayesTestResult, CredibleInterval
@@ -149,10 +150,7 @@ def _validate_test_params(metric, method, average, rope, n_draws, confidence_lev
         )
     if not (isinstance(n_draws, Integral) and n_draws >= 1000):
         raise ValueError(f"n_draws must be an integer >= 1000; got {n_draws!r}.")
-    if not (isinstance(confidence_level, Real) and 0 < confidence_level < 1):
-        raise ValueError(
-            f"confidence_level must be a number in (0, 1); got {confidence_level!r}."
-        )
+    _check_confidence_level(confidence_level)
 
 
 def bayes_test(

@@ -20,13 +20,14 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from ..utils._compat import Interval, StrOptions, validate_parameter_constraints
+from ..utils._validation import _check_confidence_level, _encode
 from ._results import ConfidenceInterval, ModelBasedTestResult, _z
 
 METHODS = ("goyal2023", "delta")
 
 
-def _encode(labels, classes, name):
-    """Codes 0..K-1 of ``labels`` in ``classes`` (sorted); errors for bad labels."""
+def _encode_labels(labels, classes, name):
+    """Codes 0..K-1 of ``labels`` among the metric model's ``classes``."""
     arr = np.asarray(labels)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be 1-D; got shape {arr.shape}.")
@@ -40,21 +41,7 @@ def _encode(labels, classes, name):
             f"{name} contains NaN at row {row}; labels must be classes of the "
             f"metric model {classes.tolist()}."
         )
-    k = classes.size
-    if arr.dtype.kind in "iub" and classes.dtype.kind in "iub":
-        if np.array_equal(classes, np.arange(k)):
-            lo, hi = arr.min(), arr.max()
-            if lo >= 0 and hi < k:
-                return arr.astype(np.intp, copy=False)
-    codes = np.searchsorted(classes, arr)
-    codes = np.minimum(codes, k - 1)
-    bad = classes[codes] != arr
-    if bad.any():
-        raise ValueError(
-            f"{name} contains the label {arr[bad][0]!r}, which is not a class of "
-            f"the metric model {classes.tolist()}."
-        )
-    return codes
+    return _encode(arr, classes, name, "the metric model's classes", hint="")
 
 
 def _core(freq_c, freq_t, joint, n_c, n_t, pos, q, q_var, method, level):
@@ -138,13 +125,6 @@ def _check_rates(precision, false_omission_rate):
             raise ValueError(f"{name} must be a number in [0, 1]; got {value!r}.")
 
 
-def _check_level(confidence_level):
-    if not (isinstance(confidence_level, Real) and 0 < confidence_level < 1):
-        raise ValueError(
-            f"confidence_level must be a number in (0, 1); got {confidence_level!r}."
-        )
-
-
 def model_based_test_from_summary(
     mean_c,
     n_c,
@@ -200,7 +180,7 @@ def model_based_test_from_summary(
     >>> f"{res.var_model_c:.2e}", res.significant_deterministic, res.significant_model
     ('7.50e-06', True, False)
     """
-    _check_level(confidence_level)
+    _check_confidence_level(confidence_level)
     for name, n in (("n_c", n_c), ("n_t", n_t)):
         if not (isinstance(n, Integral) and n >= 2):
             raise ValueError(f"{name} must be an integer >= 2; got {n!r}.")
@@ -271,6 +251,10 @@ class ModelBasedMetricTest(BaseEstimator):
         ``P(R = positive | O != positive)``.
     n_annotated_ : int
         Size of the annotated set (0 from :meth:`from_rates` without sizes).
+    n_observed_ : ndarray of shape (n_classes,)
+        Annotated items the metric model put in each class, the sample sizes
+        behind ``real_given_observed_`` (NaN from :meth:`from_rates` without
+        sizes).
 
     See Also
     --------
@@ -367,6 +351,7 @@ class ModelBasedMetricTest(BaseEstimator):
         self.precision_ = float(counts[pos, pos] / column[pos])
         self.false_omission_rate_ = float(counts[pos, rest].sum() / column[rest].sum())
         self.n_annotated_ = int(counts.sum())
+        self.n_observed_ = column.astype(np.float64)
         self._pos = pos
         return self
 
@@ -387,8 +372,10 @@ class ModelBasedMetricTest(BaseEstimator):
         self._validate()
         model = self._check_metric_model()
         classes = np.asarray(model.classes_)
-        observed = _encode(model.predict(X_annotated), classes, "metric_model.predict")
-        real = _encode(y_annotated, classes, "y_annotated")
+        observed = _encode_labels(
+            model.predict(X_annotated), classes, "metric_model.predict"
+        )
+        real = _encode_labels(y_annotated, classes, "y_annotated")
         if real.shape[0] != observed.shape[0]:
             raise ValueError(
                 f"y_annotated has {real.shape[0]} labels for "
@@ -458,8 +445,8 @@ class ModelBasedMetricTest(BaseEstimator):
             )
         q = np.empty(2)
         q[pos], q[1 - pos] = precision, false_omission_rate
-        column = np.empty(2)
-        column[pos], column[1 - pos] = sizes if known else (np.nan, np.nan)
+        n_observed = np.empty(2)
+        n_observed[pos], n_observed[1 - pos] = sizes if known else (np.nan, np.nan)
         test.classes_ = classes
         test.annotated_counts_ = None
         test.real_given_observed_ = (
@@ -468,7 +455,7 @@ class ModelBasedMetricTest(BaseEstimator):
         test.precision_ = float(precision)
         test.false_omission_rate_ = float(false_omission_rate)
         test.n_annotated_ = int(sum(sizes)) if known else 0
-        test._column = column
+        test.n_observed_ = n_observed
         test._pos = pos
         return test
 
@@ -483,17 +470,12 @@ class ModelBasedMetricTest(BaseEstimator):
                 "better than chance at finding positives, and the delta method's "
                 "corrected effect would be meaningless."
             )
-        column = (
-            self.annotated_counts_.sum(axis=0)
-            if self.annotated_counts_ is not None
-            else self._column
-        )
-        if np.isnan(column).any():
+        if np.isnan(self.n_observed_).any():
             raise ValueError(
                 "method='delta' needs the size of the annotated set; pass "
                 "n_predicted_positive and n_predicted_negative to from_rates."
             )
-        return q, q * (1 - q) / column
+        return q, q * (1 - q) / self.n_observed_
 
     def test_labels(self, labels_c, labels_t):
         """Compare the systems from the metric model's labels of their outputs.
@@ -512,8 +494,8 @@ class ModelBasedMetricTest(BaseEstimator):
         """
         check_is_fitted(self, "real_given_observed_")
         self._validate()
-        codes_c = _encode(labels_c, self.classes_, "labels_c")
-        codes_t = _encode(labels_t, self.classes_, "labels_t")
+        codes_c = _encode_labels(labels_c, self.classes_, "labels_c")
+        codes_t = _encode_labels(labels_t, self.classes_, "labels_t")
         n_c, n_t = codes_c.shape[0], codes_t.shape[0]
         k = self.classes_.size
         joint = None

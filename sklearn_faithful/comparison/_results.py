@@ -6,6 +6,8 @@ from typing import NamedTuple
 
 from scipy import special
 
+from ..utils._validation import _check_confidence_level
+
 
 class CredibleInterval(NamedTuple):
     """An equal-tailed credible interval ``(low, high)``."""
@@ -247,8 +249,6 @@ class ModelBasedTestResult:
 
 
 def _z(confidence_level):
-    if not 0 < confidence_level < 1:
-        raise ValueError(
-            f"confidence_level must be in (0, 1); got {confidence_level!r}."
-        )
-    return float(special.ndtri(0.5 + confidence_level / 2))
+    """Two-sided normal critical value, ``Phi^-1(1/2 + level/2)`` (1.96 at 95%)."""
+    level = _check_confidence_level(confidence_level)
+    return float(special.ndtri(0.5 + level / 2))

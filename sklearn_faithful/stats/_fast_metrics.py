@@ -72,8 +72,10 @@ def resolve_metric(metric, metric_kwargs=None):
     if known is None or not set(kwargs) <= _FAST_KWARGS:
         return func, kwargs, None
     kind, which, beta = known
-    if kind != "accuracy" and kwargs.get("labels") is not None and kind == "prf":
-        return func, kwargs, None  # sklearn's label subset: use the generic path
+    if kind == "accuracy" and kwargs:
+        return func, kwargs, None  # normalize=False and the like: generic path
+    if kind == "prf" and kwargs.get("labels") is not None:
+        return func, kwargs, None  # sklearn's label subset: generic path
     spec = dict(
         kind=kind,
         which=which,
@@ -83,8 +85,6 @@ def resolve_metric(metric, metric_kwargs=None):
         zero_division=kwargs.get("zero_division", "warn"),
     )
     if spec["average"] not in ("binary", "micro", "macro", "weighted"):
-        return func, kwargs, None
-    if kind == "accuracy" and set(kwargs) - {"normalize"}:
         return func, kwargs, None
     return func, kwargs, spec
 
@@ -117,6 +117,8 @@ def prf_batch(tp, pred, true, spec, pos_index, present=None):
     elif average == "micro":
         tp, pred, true = (a.sum(axis=1, keepdims=True) for a in (tp, pred, true))
         present = None
+    # section E: precision TP / (TP + FP), recall TP / (TP + FN), and
+    # F_beta = (1 + beta^2) TP / (beta^2 (TP + FN) + TP + FP)
     if which == "precision":
         value = _ratio(tp, pred, zero)
     elif which == "recall":
@@ -162,11 +164,14 @@ class HardLabelStats:
 
     def tables(self, cell_counts):
         """(B, K, K) confusion tables of each prediction from (B, n_cells) counts."""
-        b = cell_counts.shape[0]
-        k = self.k
-        full = np.zeros((b, k ** (1 + self.n_preds)))
+        full = np.zeros((cell_counts.shape[0], self.k ** (1 + self.n_preds)))
         full[:, self.cells] = cell_counts
-        full = full.reshape((b,) + (k,) * (1 + self.n_preds))
+        return self.tables_from_full(full)
+
+    def tables_from_full(self, full):
+        """The same from counts over all K^(1 + n_preds) cells."""
+        k = self.k
+        full = full.reshape((full.shape[0],) + (k,) * (1 + self.n_preds))
         if self.n_preds == 1:
             return [full]
         return [full.sum(axis=3), full.sum(axis=2)]  # axes: (b, true, a, b)
@@ -180,7 +185,7 @@ def metric_from_tables(tables, spec, pos_index, n):
     """The metric of each (B, K, K) table (rows true, columns predicted)."""
     tp = np.diagonal(tables, axis1=1, axis2=2)
     if spec["kind"] == "accuracy":
-        return tp.sum(axis=1) / n
+        return tp.sum(axis=1) / n  # section E: (TP + TN) / N, the trace over N
     pred = tables.sum(axis=1)
     true = tables.sum(axis=2)
     if spec["average"] == "binary" and pos_index < 0:

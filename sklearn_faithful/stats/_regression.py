@@ -31,6 +31,19 @@ def _check_n(n, minimum=1):
         raise ValueError(f"n must be an integer >= {minimum}; got {n!r}.")
 
 
+def _check_scores(scores):
+    """Per-item scores as a 1-D float array of at least 2 finite values."""
+    arr = np.asarray(scores, dtype=float)
+    if arr.ndim != 1 or arr.size < 2:
+        raise ValueError(
+            f"scores must be 1-D with at least 2 items; got shape {arr.shape}."
+        )
+    if not np.isfinite(arr).all():
+        row = int(np.flatnonzero(~np.isfinite(arr))[0])
+        raise ValueError(f"scores contains NaN or infinity at item {row}.")
+    return arr
+
+
 def estimate_sigma(scores=None, *, proportion=None):
     """Standard deviation of per-item scores, from the scores or from a rate.
 
@@ -55,7 +68,7 @@ def estimate_sigma(scores=None, *, proportion=None):
     Examples
     --------
     >>> from sklearn_faithful.stats import estimate_sigma
-    >>> estimate_sigma(proportion=0.9)
+    >>> round(estimate_sigma(proportion=0.9), 12)
     0.3
     """
     if (scores is None) == (proportion is None):
@@ -63,15 +76,8 @@ def estimate_sigma(scores=None, *, proportion=None):
     if proportion is not None:
         if not (isinstance(proportion, Real) and 0 <= proportion <= 1):
             raise ValueError(f"proportion must be in [0, 1]; got {proportion!r}.")
-        return round(math.sqrt(proportion * (1 - proportion)), 15)
-    arr = np.asarray(scores, dtype=float)
-    if arr.ndim != 1 or arr.size < 2:
-        raise ValueError(
-            f"scores must be a 1-D array of at least 2 scores; got shape {arr.shape}."
-        )
-    if not np.isfinite(arr).all():
-        raise ValueError("scores contains NaN or infinity.")
-    return float(arr.std(ddof=1))
+        return math.sqrt(proportion * (1 - proportion))
+    return float(_check_scores(scores).std(ddof=1))
 
 
 def regression_threshold(
@@ -109,6 +115,7 @@ def regression_threshold(
     _check_n(n)
     _check_rate("alpha", alpha)
     se = math.sqrt(2 * sigma**2 / n)
+    # section D: gamma = x_ref + Phi^-1(alpha) sqrt(2 sigma^2 / n)
     shift = float(special.ndtri(alpha)) * se  # negative for alpha < 0.5
     return reference_mean + shift if higher_is_better else reference_mean - shift
 
@@ -145,6 +152,7 @@ def minimum_detectable_effect(sigma, n, *, alpha=0.05, beta=0.2):
     n_arr = np.asarray(n)
     if n_arr.dtype.kind not in "iu" or (n_arr < 1).any():
         raise ValueError(f"n must hold integers >= 1; got {n!r}.")
+    # section D: theta = -(Phi^-1(alpha) + Phi^-1(beta)) sqrt(2 sigma^2 / n)
     z = -(special.ndtri(alpha) + special.ndtri(beta))
     theta = z * np.sqrt(2 * sigma**2 / n_arr)
     return float(theta) if theta.ndim == 0 else theta
@@ -187,6 +195,7 @@ def required_sample_size(
     _check_positive("theta", theta)
     _check_rate("alpha", alpha)
     _check_rate("beta", beta)
+    # section D: n = ceil(2 sigma^2 (z_{1-alpha} + z_{1-beta})^2 / theta^2)
     z = float(special.ndtri(1 - alpha) + special.ndtri(1 - beta))
     n = max(1, math.ceil(2 * sigma**2 * z**2 / theta**2))
     # guard the ceiling against rounding: the defining inequality decides
@@ -299,13 +308,7 @@ class AccuracyRegressionTest:
         self : object
         """
         self._validate()
-        arr = np.asarray(scores, dtype=float)
-        if arr.ndim != 1 or arr.size < 2:
-            raise ValueError(
-                f"scores must be 1-D with at least 2 items; got shape {arr.shape}."
-            )
-        if not np.isfinite(arr).all():
-            raise ValueError("scores contains NaN or infinity.")
+        arr = _check_scores(scores)
         self.n_ = int(arr.size)
         self.reference_mean_ = float(arr.mean())
         self.sigma_ = (
@@ -341,9 +344,7 @@ class AccuracyRegressionTest:
         """
         if not hasattr(self, "reference_mean_"):
             raise ValueError("call set_reference (or load) before check.")
-        arr = np.asarray(scores, dtype=float)
-        if arr.ndim != 1 or not np.isfinite(arr).all():
-            raise ValueError("scores must be a 1-D array of finite numbers.")
+        arr = _check_scores(scores)
         if arr.size != self.n_:
             raise ValueError(
                 f"scores has {arr.size} items; the reference has {self.n_}. The "

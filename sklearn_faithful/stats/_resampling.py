@@ -8,13 +8,14 @@ exactly one system is right.
 """
 
 import warnings
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from scipy import stats
 from sklearn.metrics import cohen_kappa_score
 
 from ..utils._random import _generator
+from ..utils._validation import _check_confidence_level, _encode
 from ._fast_metrics import HardLabelStats, metric_from_tables, prf_batch, resolve_metric
 from ._results import (
     BootstrapIntervalResult,
@@ -32,10 +33,7 @@ def _check_common(n_resamples, confidence_level, alternative):
         raise ValueError(
             f"n_resamples must be a positive integer; got {n_resamples!r}."
         )
-    if not (isinstance(confidence_level, Real) and 0 < confidence_level < 1):
-        raise ValueError(
-            f"confidence_level must be a number in (0, 1); got {confidence_level!r}."
-        )
+    _check_confidence_level(confidence_level)
     if alternative not in ALTERNATIVES:
         raise ValueError(
             f"alternative must be one of {ALTERNATIVES}; got {alternative!r}."
@@ -106,14 +104,12 @@ class _CStats:
         classes = np.unique(y_true) if labels is None else np.asarray(labels)
         if proba.ndim != 2 or proba.shape[1] != classes.size:
             raise _NoFastPath
-        codes = np.searchsorted(classes, y_true) if labels is None else None
-        if codes is None:
-            lookup = {c: i for i, c in enumerate(classes.tolist())}
-            codes = np.array([lookup.get(v, -1) for v in y_true.tolist()])
-        if (codes < 0).any() or (codes >= classes.size).any():
-            raise _NoFastPath
+        # the metric has already accepted these labels on the full data
+        codes = _encode(y_true, classes)
         onehot = np.zeros_like(proba)
         onehot[np.arange(proba.shape[0]), codes] = 1.0
+        # per item: its diagonal mass (cTP_k), predicted mass (cTP_k + cFP_k,
+        # eq. 7 of Yacouby & Axman) and true count (TP_k + FN_k, eq. 8)
         self.features = np.hstack([onehot * proba, proba, onehot])
         self.k = classes.size
         hits = np.flatnonzero(classes == spec["pos_label"])
@@ -132,15 +128,18 @@ class _NoFastPath(Exception):
     pass
 
 
+def _chunks(total, rows):
+    """Sizes of successive chunks of at most ``rows`` that add up to ``total``."""
+    full, rest = divmod(total, rows)
+    return [rows] * full + ([rest] if rest else [])
+
+
 def _resample_counts(rng, n, n_resamples, rows):
     """Yield (c, n) resampling multiplicities, c rows at a time, index by index."""
-    done = 0
-    while done < n_resamples:
-        c = min(rows, n_resamples - done)
+    for c in _chunks(n_resamples, rows):
         idx = rng.integers(0, n, size=(c, n))
         offsets = (np.arange(c) * n)[:, None]
         yield np.bincount((idx + offsets).ravel(), minlength=c * n).reshape(c, n)
-        done += c
 
 
 def _bootstrap_sums(features, rng, n_resamples):
@@ -155,13 +154,9 @@ def _hard_bootstrap(stats_, rng, n_resamples):
     """Multinomial resampled cell counts, in chunks: (B, n_cells)."""
     probs = stats_.cell_counts / stats_.n
     rows = max(1, _CHUNK_ELEMENTS // stats_.k ** (1 + stats_.n_preds))
-    chunks = []
-    done = 0
-    while done < n_resamples:
-        c = min(rows, n_resamples - done)
-        chunks.append(rng.multinomial(stats_.n, probs, size=c))
-        done += c
-    return np.vstack(chunks)
+    return np.vstack(
+        [rng.multinomial(stats_.n, probs, size=c) for c in _chunks(n_resamples, rows)]
+    )
 
 
 def bootstrap_confidence_interval(
@@ -557,14 +552,12 @@ def _fast_permutation(y_true, a, b, spec, kwargs, rng, n_resamples):
         n = fa.shape[0]
         rows = max(1, _CHUNK_ELEMENTS // (4 * n))
         out = []
-        done = 0
-        while done < n_resamples:
-            c = min(rows, n_resamples - done)
+        for c in _chunks(n_resamples, rows):
+            # swapping item i moves F_b,i - F_a,i from B's sums to A's
             swaps = (rng.random((c, n)) < 0.5).astype(np.float64) @ delta
             out.append(
                 cb.metric(total_b - swaps, spec) - ca.metric(total_a + swaps, spec)
             )
-            done += c
         return np.concatenate(out)
     if a.ndim != 1 or b.ndim != 1:
         return None
@@ -574,9 +567,8 @@ def _fast_permutation(y_true, a, b, spec, kwargs, rng, n_resamples):
     pos = hard.pos_index(spec["pos_label"])
     rows = max(1, _CHUNK_ELEMENTS // hard.k**3)
     out = []
-    done = 0
-    while done < n_resamples:
-        c = min(rows, n_resamples - done)
+    for c in _chunks(n_resamples, rows):
+        # items of a discordant cell (y, a, b) swapped into (y, b, a)
         moved = np.zeros((c, hard.cells.size), dtype=np.int64)
         moved[:, movable] = rng.binomial(
             hard.cell_counts[movable], 0.5, size=(c, int(movable.sum()))
@@ -584,13 +576,11 @@ def _fast_permutation(y_true, a, b, spec, kwargs, rng, n_resamples):
         full = np.zeros((c, hard.k**3))
         full[:, hard.cells] = hard.cell_counts - moved
         full[:, swap_to[hard.cells]] += moved
-        full = full.reshape(c, hard.k, hard.k, hard.k)
-        table_a, table_b = full.sum(axis=3), full.sum(axis=2)
+        table_a, table_b = hard.tables_from_full(full)
         out.append(
             metric_from_tables(table_b, spec, pos, hard.n)
             - metric_from_tables(table_a, spec, pos, hard.n)
         )
-        done += c
     return np.concatenate(out)
 
 
@@ -656,6 +646,12 @@ def sign_test(
 
 
 def _kappa_batch(tables, weights):
+    """Cohen's kappa of each (B, K, K) table, weighted as in scikit-learn.
+
+    Section E: ``kappa = (p_o - p_e) / (1 - p_e)`` with ``p_e = sum_k P_1(k)
+    P_2(k)``, written as ``1 - sum w C / sum w E`` with disagreement weights
+    ``w`` (0 on the diagonal) and expected counts ``E`` from the margins.
+    """
     k = tables.shape[-1]
     total = tables.sum(axis=(1, 2))
     expected = np.einsum("bi,bj->bij", tables.sum(axis=2), tables.sum(axis=1))

@@ -1,16 +1,18 @@
 """Result dataclasses of the statistics toolbox, in the style of scipy.stats."""
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 import numpy as np
 
+from ..comparison._results import ConfidenceInterval
 
-class ConfidenceInterval(NamedTuple):
-    """A confidence interval ``(low, high)``."""
-
-    low: float
-    high: float
+__all__ = [
+    "BootstrapIntervalResult",
+    "ConfidenceInterval",
+    "PairedTestResult",
+    "RegressionCheckResult",
+    "SignTestResult",
+]
 
 
 @dataclass(frozen=True)

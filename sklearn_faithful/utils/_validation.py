@@ -6,6 +6,7 @@ its input in place.
 """
 
 import warnings
+from numbers import Real
 
 import numpy as np
 from sklearn.utils import column_or_1d
@@ -72,9 +73,7 @@ def _check_sample_weight(sample_weight, n_samples):
             f"shape {w.shape}."
         )
     if w.dtype.kind not in "biuf":
-        raise ValueError(
-            f"sample_weight must be numeric; got dtype {w.dtype!s}."
-        )
+        raise ValueError(f"sample_weight must be numeric; got dtype {w.dtype!s}.")
     w = w.astype(np.float64, copy=False)
     if not np.isfinite(w).all():
         bad = int(np.flatnonzero(~np.isfinite(w))[0])
@@ -114,15 +113,37 @@ def _unique_labels(y):
     return np.unique(y)
 
 
-def _encode(y, classes, name="y_true", classes_name="labels"):
+_Y_PROBA_HINT = (
+    " Every class in {name} needs a column of y_proba; pass "
+    "labels=estimator.classes_ to name the column of each class."
+)
+
+
+def _check_confidence_level(confidence_level):
+    """Raise unless ``confidence_level`` is a number in (0, 1)."""
+    if not (
+        isinstance(confidence_level, Real)
+        and not isinstance(confidence_level, bool)
+        and 0 < confidence_level < 1
+    ):
+        raise ValueError(
+            f"confidence_level must be a number in (0, 1); got {confidence_level!r}."
+        )
+    return float(confidence_level)
+
+
+def _encode(y, classes, name="y_true", classes_name="labels", hint=_Y_PROBA_HINT):
     """Return the position of each label of ``y`` in ``classes``.
 
-    Raises a ``ValueError`` naming the labels of ``y`` that ``classes`` lacks.
+    Raises a ``ValueError`` naming the labels of ``y`` that ``classes`` lacks,
+    followed by ``hint`` (formatted with ``name``).
     """
     k = classes.shape[0]
     idx = None
     if y.dtype.kind in "iub" and classes.dtype.kind in "iub":
         lo, hi = int(y.min()), int(y.max())
+        if lo >= 0 and hi < k and np.array_equal(classes, np.arange(k)):
+            return y.astype(np.intp, copy=False)  # labels 0..k-1 are their codes
         if hi - lo <= _LUT_SPAN_PER_SAMPLE * y.shape[0] + 1024:
             lut = np.full(hi - lo + 1, -1, dtype=np.intp)
             inside = (classes >= lo) & (classes <= hi)
@@ -141,9 +162,7 @@ def _encode(y, classes, name="y_true", classes_name="labels"):
         more = f" and {missing.shape[0] - 5} more" if missing.shape[0] > 5 else ""
         raise ValueError(
             f"{name} contains label(s) {shown}{more} that are not in "
-            f"{classes_name}={classes.tolist()!r}. Every class in {name} needs a "
-            "column of y_proba; pass labels=estimator.classes_ to name the column "
-            "of each class."
+            f"{classes_name}={classes.tolist()!r}." + hint.format(name=name)
         )
     return idx
 
