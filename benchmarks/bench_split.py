@@ -31,12 +31,16 @@ def main():
 
     t_ours = median_time(lambda: list(ours.split(X, y)), args.repeat)
     t_theirs = median_time(lambda: list(theirs.split(X, y)), args.repeat)
-    print(f"n_samples={args.n_samples}, n_classes={args.n_classes}, "
-          f"median of {args.repeat} runs, all 6 splits materialized")
+    print(
+        f"n_samples={args.n_samples}, n_classes={args.n_classes}, "
+        f"median of {args.repeat} runs, all 6 splits materialized"
+    )
     print(f"BlockRegularized3x2CV                       {t_ours * 1e3:8.1f} ms")
     print(f"RepeatedStratifiedKFold(2, n_repeats=3)     {t_theirs * 1e3:8.1f} ms")
-    print(f"ratio ours / sklearn                        {t_ours / t_theirs:8.2f}"
-          "  (goal <= 1)")
+    print(
+        f"ratio ours / sklearn                        {t_ours / t_theirs:8.2f}"
+        "  (goal <= 1)"
+    )
 
 
 if __name__ == "__main__":

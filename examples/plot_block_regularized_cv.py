@@ -49,19 +49,43 @@ def main(argv):
     for i, (_, test) in enumerate(cv.split(X, y)):
         is_test = np.zeros(y.shape[0])
         is_test[test] = 1
-        ax.scatter(np.arange(y.shape[0]), np.full(y.shape[0], i + 0.5),
-                   c=is_test[order], cmap=cmap_cv, marker="_", lw=10, vmin=0, vmax=1)
+        ax.scatter(
+            np.arange(y.shape[0]),
+            np.full(y.shape[0], i + 0.5),
+            c=is_test[order],
+            cmap=cmap_cv,
+            marker="_",
+            lw=10,
+            vmin=0,
+            vmax=1,
+        )
         j, way = divmod(i, 2)
         rows.append(f"partition {j + 1}, {'S->T' if way == 0 else 'T->S'}")
     n_splits = len(rows)
-    ax.scatter(np.arange(y.shape[0]), np.full(y.shape[0], n_splits + 0.5),
-               c=blocks[order], cmap="Set2", marker="_", lw=10)
-    ax.scatter(np.arange(y.shape[0]), np.full(y.shape[0], n_splits + 1.5),
-               c=y[order], cmap="Paired", marker="_", lw=10)
-    ax.set(yticks=np.arange(n_splits + 2) + 0.5,
-           yticklabels=rows + ["block", "class"], xlabel="sample (sorted by block)",
-           ylim=[n_splits + 2.2, -0.2], xlim=[0, y.shape[0]],
-           title="BlockRegularized3x2CV: six splits from four blocks")
+    ax.scatter(
+        np.arange(y.shape[0]),
+        np.full(y.shape[0], n_splits + 0.5),
+        c=blocks[order],
+        cmap="Set2",
+        marker="_",
+        lw=10,
+    )
+    ax.scatter(
+        np.arange(y.shape[0]),
+        np.full(y.shape[0], n_splits + 1.5),
+        c=y[order],
+        cmap="Paired",
+        marker="_",
+        lw=10,
+    )
+    ax.set(
+        yticks=np.arange(n_splits + 2) + 0.5,
+        yticklabels=rows + ["block", "class"],
+        xlabel="sample (sorted by block)",
+        ylim=[n_splits + 2.2, -0.2],
+        xlim=[0, y.shape[0]],
+        title="BlockRegularized3x2CV: six splits from four blocks",
+    )
     path = Path(argv[0]) if argv else Path(__file__).with_suffix(".png")
     fig.savefig(path, dpi=110)
     plt.close(fig)

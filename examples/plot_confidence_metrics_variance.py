@@ -52,9 +52,11 @@ RANDOM_STATE = 0
 N_BOOTSTRAP = 1000
 TEST_FRACTIONS = [1.0, 0.5, 0.2, 0.1, 0.05]
 # (fraction of the training half used, fraction of its labels replaced)
-MODELS = {"model 1 (100%, no noise)": (1.0, 0.0),
-          "model 2 (66.7%, 10% noise)": (2 / 3, 0.1),
-          "model 3 (33.3%, 20% noise)": (1 / 3, 0.2)}
+MODELS = {
+    "model 1 (100%, no noise)": (1.0, 0.0),
+    "model 2 (66.7%, 10% noise)": (2 / 3, 0.1),
+    "model 3 (33.3%, 20% noise)": (1 / 3, 0.2),
+}
 
 
 def train_models(X_train, y_train, rng):
@@ -73,15 +75,23 @@ def train_models(X_train, y_train, rng):
 def bootstrap_variances(y, proba, labels, rng):
     """Bootstrap variance of macro F1 and macro cF1 on one test set."""
     y_pred = labels[proba.argmax(axis=1)]
-    counts = rng.multinomial(y.shape[0], np.full(y.shape[0], 1 / y.shape[0]),
-                             size=N_BOOTSTRAP)
+    counts = rng.multinomial(
+        y.shape[0], np.full(y.shape[0], 1 / y.shape[0]), size=N_BOOTSTRAP
+    )
     f1 = np.empty(N_BOOTSTRAP)
     cf1 = np.empty(N_BOOTSTRAP)
     for b, w in enumerate(counts):
-        f1[b] = f1_score(y, y_pred, labels=labels, average="macro",
-                         sample_weight=w, zero_division=0.0)
-        cf1[b] = cf1_score(y, proba, labels=labels, average="macro",
-                           sample_weight=w, zero_division=0.0)
+        f1[b] = f1_score(
+            y,
+            y_pred,
+            labels=labels,
+            average="macro",
+            sample_weight=w,
+            zero_division=0.0,
+        )
+        cf1[b] = cf1_score(
+            y, proba, labels=labels, average="macro", sample_weight=w, zero_division=0.0
+        )
     return f1.var(ddof=1), cf1.var(ddof=1)
 
 
@@ -117,9 +127,13 @@ def plot(results, path):
         var_cf1 = [results[name, f][1] for f in TEST_FRACTIONS]
         ax.plot(TEST_FRACTIONS, var_f1, "--o", color=color, label=f"F1, {name}")
         ax.plot(TEST_FRACTIONS, var_cf1, "-s", color=color, label=f"cF1, {name}")
-    ax.set(xscale="log", yscale="log", xlabel="test-set fraction (of 899 samples)",
-           ylabel="bootstrap variance (macro average)",
-           title="Bootstrap variance of F1 (dashed) and cF1 (solid), digits")
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="test-set fraction (of 899 samples)",
+        ylabel="bootstrap variance (macro average)",
+        title="Bootstrap variance of F1 (dashed) and cF1 (solid), digits",
+    )
     ax.legend(fontsize=7)
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -127,11 +141,12 @@ def plot(results, path):
 
 def main(argv):
     results = run()
-    print(f"{'model':<28}{'test frac':>10}{'var F1':>12}{'var cF1':>12}"
-          f"{'cF1/F1':>8}")
+    print(f"{'model':<28}{'test frac':>10}{'var F1':>12}{'var cF1':>12}{'cF1/F1':>8}")
     for (name, fraction), (v_f1, v_cf1) in results.items():
-        print(f"{name:<28}{fraction:>10.2f}{v_f1:>12.2e}{v_cf1:>12.2e}"
-              f"{v_cf1 / v_f1:>8.2f}")
+        print(
+            f"{name:<28}{fraction:>10.2f}{v_f1:>12.2e}{v_cf1:>12.2e}"
+            f"{v_cf1 / v_f1:>8.2f}"
+        )
     lower = sum(v_cf1 < v_f1 for v_f1, v_cf1 in results.values())
     print(f"cF1 variance below F1 variance in {lower} of {len(results)} cells")
     path = Path(argv[0]) if argv else Path(__file__).with_suffix(".png")

@@ -31,22 +31,29 @@ def _demo_confidence_metrics(out, random_state):
     cv = StratifiedKFold(n_splits=5, shuffle=True, random_state=random_state)
     scoring = {name: get_scorer(name) for name in ("f1_macro", "cf1_macro")}
     print("Confidence metrics (Yacouby & Axman 2020) on the wine data", file=out)
-    print(f"  {X.shape[0]} samples, 3 classes, 5-fold stratified CV, "
-          f"random_state={random_state}", file=out)
+    print(
+        f"  {X.shape[0]} samples, 3 classes, 5-fold stratified CV, "
+        f"random_state={random_state}",
+        file=out,
+    )
     print("", file=out)
     print(f"  {'model':<24}{'F1 (macro)':>18}{'cF1 (macro)':>18}", file=out)
     for name, model in models.items():
         res = cross_validate(model, X, y, cv=cv, scoring=scoring)
         f1, cf1 = res["test_f1_macro"], res["test_cf1_macro"]
-        print(f"  {name:<24}{f1.mean():>10.3f} ± {f1.std():.3f}"
-              f"{cf1.mean():>10.3f} ± {cf1.std():.3f}", file=out)
+        print(
+            f"  {name:<24}{f1.mean():>10.3f} ± {f1.std():.3f}"
+            f"{cf1.mean():>10.3f} ± {cf1.std():.3f}",
+            file=out,
+        )
     print("", file=out)
-    print("  F1 counts only the argmax; cF1 also asks how much probability the",
-          file=out)
-    print("  model put on the right class. A model that hedges on its right",
-          file=out)
-    print("  answers, or spreads mass over wrong classes, scores lower on cF1",
-          file=out)
+    print(
+        "  F1 counts only the argmax; cF1 also asks how much probability the", file=out
+    )
+    print("  model put on the right class. A model that hedges on its right", file=out)
+    print(
+        "  answers, or spreads mass over wrong classes, scores lower on cF1", file=out
+    )
     print("  than on F1. Values are mean ± std over the 5 folds.", file=out)
 
     train, test = next(iter(cv.split(X, y)))
@@ -55,10 +62,8 @@ def _demo_confidence_metrics(out, random_state):
         y[test], model.predict_proba(X[test]), labels=model.classes_
     )
     print("", file=out)
-    print("  Probabilistic confusion matrix of naive Bayes on the first fold",
-          file=out)
-    print("  (rows: true class, columns: summed predicted probability):",
-          file=out)
+    print("  Probabilistic confusion matrix of naive Bayes on the first fold", file=out)
+    print("  (rows: true class, columns: summed predicted probability):", file=out)
     for row in np.round(pcm, 2):
         print("   " + "".join(f"{v:>8.2f}" for v in row), file=out)
 
@@ -76,25 +81,31 @@ def _demo_bayes_comparison(out, random_state):
     X, y = load_breast_cancer(return_X_y=True)
     model_a = make_pipeline(StandardScaler(), GaussianNB())
     model_b = make_pipeline(StandardScaler(), LogisticRegression())
-    print("Bayes test of P, R and F1 (Wang & Li 2019) on the breast cancer data",
-          file=out)
-    print(f"  {X.shape[0]} samples; is B (logistic regression) better than A "
-          "(naive Bayes)?", file=out)
+    print(
+        "Bayes test of P, R and F1 (Wang & Li 2019) on the breast cancer data", file=out
+    )
+    print(
+        f"  {X.shape[0]} samples; is B (logistic regression) better than A "
+        "(naive Bayes)?",
+        file=out,
+    )
     for correlation in ("wang2019", "wang2015"):
         comp = BayesModelComparison(
-            model_a, model_b, correlation=correlation, rope=0.01,
+            model_a,
+            model_b,
+            correlation=correlation,
+            rope=0.01,
             random_state=random_state,
         ).fit(X, y)
         print("", file=out)
         for line in str(comp).splitlines():
             print("  " + line, file=out)
     print("", file=out)
-    print("  The first table is the paper's correction; its 95% F1 intervals",
-          file=out)
-    print("  covered only 79.7% in our repetition of the paper's example. The",
-          file=out)
-    print("  second, correlation='wang2015', covered 95.2%: prefer it for",
-          file=out)
+    print("  The first table is the paper's correction; its 95% F1 intervals", file=out)
+    print(
+        "  covered only 79.7% in our repetition of the paper's example. The", file=out
+    )
+    print("  second, correlation='wang2015', covered 95.2%: prefer it for", file=out)
     print("  reporting (doc/comparison.rst).", file=out)
 
 
@@ -116,13 +127,20 @@ def _demo_model_based(out, random_state):
     test = ModelBasedMetricTest(metric_model).fit(annotated_x, annotated_y)
     res = test.test(outputs(5000, 0.10)[0], outputs(5000, 0.12)[0])
     print("Model-based metric test (Goyal, Hu & Gupta 2023)", file=out)
-    print(f"  a classifier as the metric: precision {test.precision_:.3f}, FOR "
-          f"{test.false_omission_rate_:.3f} on {test.n_annotated_} annotated "
-          "items", file=out)
+    print(
+        f"  a classifier as the metric: precision {test.precision_:.3f}, FOR "
+        f"{test.false_omission_rate_:.3f} on {test.n_annotated_} annotated "
+        "items",
+        file=out,
+    )
     for line in res.summary().splitlines():
         print("  " + line, file=out)
     bold = model_based_test_from_summary(
-        0.00456, 23679, 0.00236, 23679, precision=0.8897,
+        0.00456,
+        23679,
+        0.00236,
+        23679,
+        precision=0.8897,
         false_omission_rate=0.22769,
     )
     print("", file=out)
@@ -138,14 +156,19 @@ def _build_parser():
     )
     from . import __version__
 
-    parser.add_argument("--version", action="version",
-                        version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser(
         "demo", help="show the package at work on data bundled with scikit-learn"
     )
-    demo.add_argument("--random-state", type=int, default=0,
-                      help="seed for the cross-validation splits (default: 0)")
+    demo.add_argument(
+        "--random-state",
+        type=int,
+        default=0,
+        help="seed for the cross-validation splits (default: 0)",
+    )
     return parser
 
 

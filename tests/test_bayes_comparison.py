@@ -104,7 +104,9 @@ def test_n_jobs_2_equals_n_jobs_1(wine):
     for metric in one.results_:
         r1, r2 = one.results_[metric], two.results_[metric]
         assert (r1.p_h0, r1.interval_a, r1.interval_b) == (
-            r2.p_h0, r2.interval_a, r2.interval_b
+            r2.p_h0,
+            r2.interval_a,
+            r2.interval_b,
         )
 
 
@@ -149,7 +151,8 @@ def test_other_mx2_cv_and_raw_factor(cancer):
     assert len(comp.splits_) == 10
     assert comp.correlation_factor_ == correlation_factor("wang2019", 5)
     comp = BayesModelComparison(
-        *_pair(), cv=RepeatedKFold(n_splits=2, n_repeats=3, random_state=0),
+        *_pair(),
+        cv=RepeatedKFold(n_splits=2, n_repeats=3, random_state=0),
         metrics=("f1",),
     ).fit(X, y)
     assert len(comp.splits_) == 6
@@ -164,9 +167,7 @@ def test_other_mx2_cv_and_raw_factor(cancer):
 
 def test_verbose_progress(cancer, capsys):
     X, y = cancer
-    BayesModelComparison(*_pair(), verbose=1, random_state=0, metrics=("f1",)).fit(
-        X, y
-    )
+    BayesModelComparison(*_pair(), verbose=1, random_state=0, metrics=("f1",)).fit(X, y)
     captured = capsys.readouterr()
     assert "12 fits" in captured.out
     assert "12/12 fits done" in captured.out
@@ -177,9 +178,12 @@ def test_dask_backend(cancer):
     X, y = cancer
     kw = dict(random_state=0, metrics=("f1",))
     ref = BayesModelComparison(*_pair(), **kw).fit(X, y)
-    with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
-    ) as cluster, distributed.Client(cluster):
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+    ):
         with joblib.parallel_config(backend="dask"):
             comp = BayesModelComparison(*_pair(), **kw).fit(X, y)
     np.testing.assert_array_equal(comp.counts_a_, ref.counts_a_)

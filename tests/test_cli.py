@@ -20,6 +20,10 @@ def test_demo_prints_both_metrics(capsys):
 
 
 def test_module_entry_point():
-    done = subprocess.run([sys.executable, "-m", "sklearn_faithful", "--version"],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "sklearn_faithful", "--version"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stdout.startswith("sklearn-faithful ")

@@ -48,8 +48,9 @@ def test_sample_order_invariance(name):
     metric = METRICS[name]
     y, proba = _data(name)
     perm = np.random.default_rng(1).permutation(y.shape[0])
-    assert_allclose(_call(metric, y[perm], proba[perm]), _call(metric, y, proba),
-                    rtol=1e-12)
+    assert_allclose(
+        _call(metric, y[perm], proba[perm]), _call(metric, y, proba), rtol=1e-12
+    )
 
 
 @pytest.mark.parametrize("name", sorted(METRICS))
@@ -81,8 +82,9 @@ def test_sample_weight_identities(name):
     rng = np.random.default_rng(2)
     unweighted = _call(metric, y, proba)
     # None is the same as ones, and scaling all weights changes nothing.
-    assert_allclose(_call(metric, y, proba, sample_weight=np.ones(y.shape[0])),
-                    unweighted)
+    assert_allclose(
+        _call(metric, y, proba, sample_weight=np.ones(y.shape[0])), unweighted
+    )
     w = rng.integers(0, 4, y.shape[0])
     w[: y.max() + 1] = 1  # keep every class present
     weighted = _call(metric, y, proba, sample_weight=w)
@@ -90,6 +92,5 @@ def test_sample_weight_identities(name):
         assert_allclose(_call(metric, y, proba, sample_weight=2.5 * w), weighted)
     # Integer weights are repeated rows; zero weight is a removed row.
     repeated = np.repeat(np.arange(y.shape[0]), w)
-    assert_allclose(_call(metric, y[repeated], proba[repeated]), weighted,
-                    rtol=1e-12)
+    assert_allclose(_call(metric, y[repeated], proba[repeated]), weighted, rtol=1e-12)
     assert not np.allclose(weighted, unweighted)

@@ -60,12 +60,22 @@ def test_one_hot_equals_sklearn(n_classes, average, weight_kind, beta):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         expected = precision_recall_fscore_support(
-            y_true, y_pred, beta=beta, labels=labels, average=average,
-            sample_weight=w, zero_division=0.0,
+            y_true,
+            y_pred,
+            beta=beta,
+            labels=labels,
+            average=average,
+            sample_weight=w,
+            zero_division=0.0,
         )
         got = cprecision_recall_fscore_support(
-            y_true, _one_hot(y_pred, n_classes), beta=beta, labels=labels,
-            average=average, sample_weight=w, zero_division=0.0,
+            y_true,
+            _one_hot(y_pred, n_classes),
+            beta=beta,
+            labels=labels,
+            average=average,
+            sample_weight=w,
+            zero_division=0.0,
         )
     for e, g in zip(expected[:3], got[:3], strict=True):
         if weight_kind == "float":
@@ -179,9 +189,7 @@ def test_labels_name_columns_when_a_class_is_absent():
         cf1_score(y_true, y_proba, average="macro")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        p, r, f, _ = cprecision_recall_fscore_support(
-            y_true, y_proba, labels=[0, 1, 2]
-        )
+        p, r, f, _ = cprecision_recall_fscore_support(y_true, y_proba, labels=[0, 1, 2])
     assert_allclose(p, [0.6 / 0.9, 0.0, 1.4 / 1.5])
     assert_allclose(r, [0.6, 0.0, 0.7])  # class 1: 0/0 -> zero_division "warn" -> 0
     # Class 1 is absent but got probability mass 0.6: cF1 = 2*0/(0 + 0.6) = 0.
@@ -189,7 +197,9 @@ def test_labels_name_columns_when_a_class_is_absent():
     # Columns can be in any order as long as labels says so.
     perm = [2, 0, 1]
     p2, r2, f2, _ = cprecision_recall_fscore_support(
-        y_true, y_proba[:, perm], labels=np.array([0, 1, 2])[perm],
+        y_true,
+        y_proba[:, perm],
+        labels=np.array([0, 1, 2])[perm],
         zero_division=0.0,
     )
     assert_allclose(p2, p[perm])
@@ -261,7 +271,8 @@ def _problems(draw, normalized=True):
     y = draw(hnp.arrays(np.int64, n, elements=st.integers(0, k - 1)))
     raw = draw(
         hnp.arrays(
-            np.float64, (n, k),
+            np.float64,
+            (n, k),
             elements=st.floats(0, 1, allow_nan=False, allow_subnormal=False),
         )
     )
@@ -293,8 +304,9 @@ def test_crecall_divides_by_class_count(problem):
     y, proba, labels = problem
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        recall = crecall_score(y, proba, labels=labels, average=None,
-                               zero_division=np.nan)
+        recall = crecall_score(
+            y, proba, labels=labels, average=None, zero_division=np.nan
+        )
     for k in labels:
         members = proba[y == k]
         if members.shape[0] == 0:
@@ -312,10 +324,12 @@ def test_cprecision_defined_whenever_precision_is(problem):
     y_pred = proba.argmax(axis=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        p = precision_recall_fscore_support(y, y_pred, labels=labels,
-                                            zero_division=np.nan)[0]
-        cp = cprecision_score(y, proba, labels=labels, average=None,
-                              zero_division=np.nan)
+        p = precision_recall_fscore_support(
+            y, y_pred, labels=labels, zero_division=np.nan
+        )[0]
+        cp = cprecision_score(
+            y, proba, labels=labels, average=None, zero_division=np.nan
+        )
     assert np.all(np.isnan(cp) <= np.isnan(p))
 
 
@@ -324,8 +338,9 @@ def test_cprecision_defined_whenever_precision_is(problem):
 def test_matrix_rows_sum_to_class_counts(problem):
     y, proba, labels = problem
     pcm = probabilistic_confusion_matrix(y, proba, labels=labels)
-    assert_allclose(pcm.sum(axis=1), np.bincount(y, minlength=labels.shape[0]),
-                    atol=1e-9)
+    assert_allclose(
+        pcm.sum(axis=1), np.bincount(y, minlength=labels.shape[0]), atol=1e-9
+    )
     # The argmax of one-hot input gives sklearn's confusion matrix.
     one_hot = _one_hot(proba.argmax(axis=1), labels.shape[0])
     assert_array_equal(
@@ -346,8 +361,12 @@ P3 = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6], [0.3, 0.4, 0.3
     "y_true, y_proba, kwargs, match",
     [
         (Y3, np.where(np.eye(4, 3) == 1, np.nan, P3), {}, "NaN at row 0"),
-        (Y3, np.where(np.arange(12).reshape(4, 3) == 7, np.inf, P3), {},
-         "infinity at row 2"),
+        (
+            Y3,
+            np.where(np.arange(12).reshape(4, 3) == 7, np.inf, P3),
+            {},
+            "infinity at row 2",
+        ),
         (Y3, P3 * np.array([[1], [1], [1], [-1]]), {}, "-0.3 at row 3"),
         (Y3, P3 * 2, {}, "must lie in \\[0, 1\\]"),
         (Y3, P3[:3], {}, "different numbers of samples: 4 and 3"),

@@ -14,8 +14,7 @@ FAMILY = [
     metrics.cfbeta_score,
     metrics.cprecision_recall_fscore_support,
 ]
-SHARED = ["y_true", "y_proba", "labels", "pos_label", "sample_weight",
-          "zero_division"]
+SHARED = ["y_true", "y_proba", "labels", "pos_label", "sample_weight", "zero_division"]
 
 
 def _parameter_text(func, name):
@@ -35,8 +34,10 @@ def test_shared_parameters_documented_identically(name):
 
 
 def test_average_documented_identically_apart_from_default():
-    texts = {_parameter_text(f, "average").replace("default=None",
-                                                    "default='binary'")
-             .replace("the metrics for each class are", "the metric for each class is")
-             for f in FAMILY}
+    texts = {
+        _parameter_text(f, "average")
+        .replace("default=None", "default='binary'")
+        .replace("the metrics for each class are", "the metric for each class is")
+        for f in FAMILY
+    }
     assert len(texts) == 1

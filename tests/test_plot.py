@@ -23,8 +23,10 @@ def test_from_estimator_shows_both_matrices():
     clf = LogisticRegression(max_iter=1000).fit(X, y)
     disp = ProbabilisticConfusionMatrixDisplay.from_estimator(clf, X, y)
     assert_array_equal(disp.confusion_matrix, confusion_matrix(y, clf.predict(X)))
-    assert_allclose(disp.probabilistic_confusion_matrix,
-                    probabilistic_confusion_matrix(y, clf.predict_proba(X)))
+    assert_allclose(
+        disp.probabilistic_confusion_matrix,
+        probabilistic_confusion_matrix(y, clf.predict_proba(X)),
+    )
     assert disp.axes_.shape == (2,)
     assert disp.axes_[1].get_title() == "Probabilistic confusion matrix"
     assert len(disp.axes_[0].texts) == 9

@@ -43,16 +43,20 @@ def _pipeline(C=1.0):
 def test_cross_validate_pipeline_string_labels(iris_strings):
     X, y = iris_strings
     cv = StratifiedKFold(3, shuffle=True, random_state=0)
-    scoring = {n: get_scorer(n) for n in ("cf1_macro", "cprecision_weighted",
-                                           "f1_macro")}
+    scoring = {
+        n: get_scorer(n) for n in ("cf1_macro", "cprecision_weighted", "f1_macro")
+    }
     res = cross_validate(_pipeline(), X, y, cv=cv, scoring=scoring)
     for i, (train, test) in enumerate(cv.split(X, y)):
         model = _pipeline().fit(X[train], y[train])
         proba = model.predict_proba(X[test])
-        assert_allclose(res["test_cf1_macro"][i],
-                        cf1_score(y[test], proba, average="macro"))
-        assert_allclose(res["test_cprecision_weighted"][i],
-                        cprecision_score(y[test], proba, average="weighted"))
+        assert_allclose(
+            res["test_cf1_macro"][i], cf1_score(y[test], proba, average="macro")
+        )
+        assert_allclose(
+            res["test_cprecision_weighted"][i],
+            cprecision_score(y[test], proba, average="weighted"),
+        )
     assert all(isinstance(v, float) for v in map(float, res["test_cf1_macro"]))
 
 
@@ -62,8 +66,7 @@ def test_fold_missing_a_class_matches_hand_computation():
     X, y = load_iris(return_X_y=True)
     test_sets = [np.r_[0:15, 50:65], np.arange(120, 140)]
     cv = [(np.setdiff1d(np.arange(150), test), test) for test in test_sets]
-    scores = cross_val_score(_pipeline(), X, y, cv=cv,
-                             scoring=get_scorer("cf1_macro"))
+    scores = cross_val_score(_pipeline(), X, y, cv=cv, scoring=get_scorer("cf1_macro"))
     for score, (train, test) in zip(scores, cv, strict=True):
         model = _pipeline().fit(X[train], y[train])
         assert model.classes_.tolist() == [0, 1, 2]
@@ -84,11 +87,18 @@ def test_fold_missing_a_class_matches_hand_computation():
 
 def test_grid_search_refit_on_cf1_with_dict_scoring(iris_strings):
     X, y = iris_strings
-    scoring = {"cf1": get_scorer("cf1_macro"), "f1": "f1_macro",
-               "cp": get_scorer("cprecision_macro")}
+    scoring = {
+        "cf1": get_scorer("cf1_macro"),
+        "f1": "f1_macro",
+        "cp": get_scorer("cprecision_macro"),
+    }
     search = GridSearchCV(
-        _pipeline(), {"logisticregression__C": [0.01, 1.0, 100.0]},
-        scoring=scoring, refit="cf1", cv=3, error_score="raise",
+        _pipeline(),
+        {"logisticregression__C": [0.01, 1.0, 100.0]},
+        scoring=scoring,
+        refit="cf1",
+        cv=3,
+        error_score="raise",
     ).fit(X, y)
     best = np.argmax(search.cv_results_["mean_test_cf1"])
     assert search.best_index_ == best
@@ -100,8 +110,9 @@ def test_error_score_raise_propagates_metric_errors():
     # 'cf1' is binary; iris is multiclass, so the metric raises in every fold.
     X, y = load_iris(return_X_y=True)
     with pytest.raises(ValueError, match="average='binary'"):
-        cross_validate(_pipeline(), X, y, cv=3, scoring=get_scorer("cf1"),
-                       error_score="raise")
+        cross_validate(
+            _pipeline(), X, y, cv=3, scoring=get_scorer("cf1"), error_score="raise"
+        )
 
 
 class _CountingClassifier(ClassifierMixin, BaseEstimator):
@@ -128,8 +139,9 @@ def test_predict_proba_called_once_per_fold():
     X, y = load_iris(return_X_y=True)
     _CountingClassifier.calls = 0
     names = ["cf1_macro", "cprecision_macro", "crecall_micro", "cf1_weighted"]
-    cross_validate(_CountingClassifier(), X, y, cv=4,
-                   scoring={n: get_scorer(n) for n in names})
+    cross_validate(
+        _CountingClassifier(), X, y, cv=4, scoring={n: get_scorer(n) for n in names}
+    )
     assert _CountingClassifier.calls == 4
 
 
@@ -144,16 +156,23 @@ def test_grid_search_sample_weight_like_sklearn():
     X, y = load_wine(return_X_y=True)
     w = np.random.default_rng(0).integers(1, 4, size=y.shape[0]).astype(float)
     params = {"criterion": ["gini", "entropy"], "max_features": [None, 0.5]}
-    ours = GridSearchCV(_one_hot_model(), params, cv=3,
-                        scoring={"f": get_scorer("cf1_macro")}, refit=False)
-    theirs = GridSearchCV(_one_hot_model(), params, cv=3,
-                          scoring={"f": "f1_macro"}, refit=False)
+    ours = GridSearchCV(
+        _one_hot_model(),
+        params,
+        cv=3,
+        scoring={"f": get_scorer("cf1_macro")},
+        refit=False,
+    )
+    theirs = GridSearchCV(
+        _one_hot_model(), params, cv=3, scoring={"f": "f1_macro"}, refit=False
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         ours.fit(X, y, sample_weight=w)
         theirs.fit(X, y, sample_weight=w)
-    assert_allclose(ours.cv_results_["mean_test_f"],
-                    theirs.cv_results_["mean_test_f"], rtol=1e-12)
+    assert_allclose(
+        ours.cv_results_["mean_test_f"], theirs.cv_results_["mean_test_f"], rtol=1e-12
+    )
 
 
 def test_grid_search_sample_weight_routed_is_weighted():
@@ -166,22 +185,34 @@ def test_grid_search_sample_weight_routed_is_weighted():
             StandardScaler().set_fit_request(sample_weight=False),
             LogisticRegression(max_iter=1000).set_fit_request(sample_weight=True),
         )
-        search = GridSearchCV(model, {"logisticregression__C": [1.0]}, cv=cv,
-                              scoring=scorer).fit(X, y, sample_weight=w)
+        search = GridSearchCV(
+            model, {"logisticregression__C": [1.0]}, cv=cv, scoring=scorer
+        ).fit(X, y, sample_weight=w)
     expected = []
     for train, test in cv.split(X, y):
         fitted = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
         fitted.fit(X[train], y[train], logisticregression__sample_weight=w[train])
-        expected.append(cf1_score(y[test], fitted.predict_proba(X[test]),
-                                  average="macro", sample_weight=w[test]))
+        expected.append(
+            cf1_score(
+                y[test],
+                fitted.predict_proba(X[test]),
+                average="macro",
+                sample_weight=w[test],
+            )
+        )
     assert_allclose(search.cv_results_["mean_test_score"][0], np.mean(expected))
-    unweighted = np.mean([
-        cf1_score(y[te], make_pipeline(StandardScaler(),
-                                       LogisticRegression(max_iter=1000))
-                  .fit(X[tr], y[tr], logisticregression__sample_weight=w[tr])
-                  .predict_proba(X[te]), average="macro")
-        for tr, te in cv.split(X, y)
-    ])
+    unweighted = np.mean(
+        [
+            cf1_score(
+                y[te],
+                make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
+                .fit(X[tr], y[tr], logisticregression__sample_weight=w[tr])
+                .predict_proba(X[te]),
+                average="macro",
+            )
+            for tr, te in cv.split(X, y)
+        ]
+    )
     assert not np.isclose(search.cv_results_["mean_test_score"][0], unweighted)
 
 
@@ -195,13 +226,14 @@ def test_binary_scorer_pos_label_and_strings():
     for s, (train, test) in zip(scores, cv.split(X, y), strict=True):
         model = _pipeline().fit(X[train], y[train])
         proba = model.predict_proba(X[test])
-        assert_allclose(s, cf1_score(y[test], proba, labels=model.classes_,
-                                     pos_label="versicolor"))
+        assert_allclose(
+            s, cf1_score(y[test], proba, labels=model.classes_, pos_label="versicolor")
+        )
     with pytest.raises(ValueError, match="pos_label=1 is not a valid label"):
-        cross_val_score(_pipeline(), X, y, cv=cv, scoring=get_scorer("cf1"),
-                        error_score="raise")
-    macro = cross_val_score(_pipeline(), X, y, cv=cv,
-                            scoring=get_scorer("cf1_macro"))
+        cross_val_score(
+            _pipeline(), X, y, cv=cv, scoring=get_scorer("cf1"), error_score="raise"
+        )
+    macro = cross_val_score(_pipeline(), X, y, cv=cv, scoring=get_scorer("cf1_macro"))
     for s, (train, test) in zip(macro, cv.split(X, y), strict=True):
         proba = _pipeline().fit(X[train], y[train]).predict_proba(X[test])
         assert_allclose(s, cf1_score(y[test], proba, average="macro"))

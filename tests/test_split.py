@@ -32,8 +32,7 @@ def _cases(draw):
     n_blocks = 1 << int(np.ceil(np.log2(m + 1)))
     n = draw(st.integers(n_blocks, 200))
     n_classes = draw(st.integers(1, 6))
-    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n,
-                               max_size=n)))
+    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)))
     seed = draw(st.integers(0, 2**31 - 1))
     return m, n_blocks, n, y, seed
 
@@ -75,8 +74,7 @@ def test_properties_of_blocks_and_splits(case, use_y):
 
 
 @settings(max_examples=40, deadline=None)
-@given(n_groups=st.integers(4, 40), seed=st.integers(0, 10_000),
-       m=st.integers(1, 7))
+@given(n_groups=st.integers(4, 40), seed=st.integers(0, 10_000), m=st.integers(1, 7))
 def test_groups_are_never_split(n_groups, seed, m):
     rng = np.random.default_rng(seed)
     groups = rng.integers(0, n_groups, size=rng.integers(n_groups, 300))

@@ -264,8 +264,7 @@ class BayesModelComparison(BaseEstimator):
         bad = [m for m in metrics if m not in METRICS]
         if bad or len(metrics) == 0:
             raise ValueError(
-                f"metrics must be a non-empty tuple of {METRICS}; got "
-                f"{self.metrics!r}."
+                f"metrics must be a non-empty tuple of {METRICS}; got {self.metrics!r}."
             )
         return tuple(dict.fromkeys(metrics))
 
@@ -560,8 +559,7 @@ class BayesModelComparison(BaseEstimator):
         axes = np.asarray(axes, dtype=object).ravel()
         if axes.size != len(metrics):
             raise ValueError(
-                f"axes must hold one Axes per metric ({len(metrics)}); got "
-                f"{axes.size}."
+                f"axes must hold one Axes per metric ({len(metrics)}); got {axes.size}."
             )
         for ax, metric in zip(axes, metrics, strict=True):
             res = self.results_[metric]

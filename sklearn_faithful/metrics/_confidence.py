@@ -147,9 +147,7 @@ def _pcm_from_columns(idx, proba, weight, n_classes):
     """
     n = proba.shape[0]
     data = np.ones(n) if weight is None else weight
-    indicator = sparse.csc_matrix(
-        (data, idx, np.arange(n + 1)), shape=(n_classes, n)
-    )
+    indicator = sparse.csc_matrix((data, idx, np.arange(n + 1)), shape=(n_classes, n))
     return np.asarray(indicator @ proba, dtype=np.float64)
 
 
@@ -157,8 +155,9 @@ def _pcm_from_positive(idx, p, weight, pos_index, n_classes):
     """Probabilistic confusion matrix of 1-D ``p``, the positive-class probability."""
     if not (p.min() >= 0 and p.max() <= 1):
         _raise_for_bad_probabilities(p)
-    mass = np.bincount(idx, weights=p if weight is None else p * weight,
-                       minlength=n_classes)
+    mass = np.bincount(
+        idx, weights=p if weight is None else p * weight, minlength=n_classes
+    )
     total = np.bincount(idx, weights=weight, minlength=n_classes).astype(np.float64)
     pcm = np.empty((n_classes, n_classes))
     pcm[:, pos_index] = mass
@@ -222,7 +221,12 @@ def _probabilistic_counts(y_true, y_proba, *, labels, pos_label, sample_weight):
     prefer_skip_nested_validation=True,
 )
 def probabilistic_confusion_matrix(
-    y_true, y_proba, *, labels=None, sample_weight=None, pos_label=None,
+    y_true,
+    y_proba,
+    *,
+    labels=None,
+    sample_weight=None,
+    pos_label=None,
     normalize=None,
 ):
     """Compute the probabilistic confusion matrix of Yacouby & Axman (2020).
@@ -296,7 +300,10 @@ def probabilistic_confusion_matrix(
            [0.3, 0.7]])
     """
     _, pcm, _, _ = _probabilistic_counts(
-        y_true, y_proba, labels=labels, pos_label=pos_label,
+        y_true,
+        y_proba,
+        labels=labels,
+        pos_label=pos_label,
         sample_weight=sample_weight,
     )
     return _normalize(pcm, normalize)
@@ -519,7 +526,10 @@ def cprecision_recall_fscore_support(
                 stacklevel=3,
             )
     classes, pcm, true_sum, pos_label = _probabilistic_counts(
-        y_true, y_proba, labels=labels, pos_label=pos_label,
+        y_true,
+        y_proba,
+        labels=labels,
+        pos_label=pos_label,
         sample_weight=sample_weight,
     )
     tp_sum = np.diagonal(pcm).copy()  # eq. 5: cTP_k
@@ -534,8 +544,9 @@ def cprecision_recall_fscore_support(
         pred_sum = np.array([pred_sum.sum()])
         true_count = np.array([true_count.sum()])
 
-    precision = _divide(tp_sum, pred_sum, "precision", "predicted", warn_for,
-                        zero_division)
+    precision = _divide(
+        tp_sum, pred_sum, "precision", "predicted", warn_for, zero_division
+    )
     recall = _divide(tp_sum, true_count, "recall", "true", warn_for, zero_division)
     if np.isposinf(beta):
         f_score = recall
@@ -543,8 +554,14 @@ def cprecision_recall_fscore_support(
         f_score = precision
     else:
         beta2 = beta**2
-        f_score = _divide((1 + beta2) * tp_sum, beta2 * true_count + pred_sum,
-                          "f-score", "true nor predicted", warn_for, zero_division)
+        f_score = _divide(
+            (1 + beta2) * tp_sum,
+            beta2 * true_count + pred_sum,
+            "f-score",
+            "true nor predicted",
+            warn_for,
+            zero_division,
+        )
 
     if average is None:
         return precision, recall, f_score, true_sum
@@ -658,8 +675,13 @@ def cprecision_score(
     0.7142857142857143
     """
     p, _, _, _ = cprecision_recall_fscore_support(
-        y_true, y_proba, labels=labels, pos_label=pos_label, average=average,
-        warn_for=("precision",), sample_weight=sample_weight,
+        y_true,
+        y_proba,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        warn_for=("precision",),
+        sample_weight=sample_weight,
         zero_division=zero_division,
     )
     return p
@@ -766,8 +788,13 @@ def crecall_score(
     0.75
     """
     _, r, _, _ = cprecision_recall_fscore_support(
-        y_true, y_proba, labels=labels, pos_label=pos_label, average=average,
-        warn_for=("recall",), sample_weight=sample_weight,
+        y_true,
+        y_proba,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        warn_for=("recall",),
+        sample_weight=sample_weight,
         zero_division=zero_division,
     )
     return r
@@ -878,8 +905,14 @@ def cfbeta_score(
     0.7426
     """
     _, _, f, _ = cprecision_recall_fscore_support(
-        y_true, y_proba, beta=beta, labels=labels, pos_label=pos_label,
-        average=average, warn_for=("f-score",), sample_weight=sample_weight,
+        y_true,
+        y_proba,
+        beta=beta,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        warn_for=("f-score",),
+        sample_weight=sample_weight,
         zero_division=zero_division,
     )
     return f
@@ -987,8 +1020,14 @@ def cf1_score(
     0.7248
     """
     _, _, f, _ = cprecision_recall_fscore_support(
-        y_true, y_proba, beta=1.0, labels=labels, pos_label=pos_label,
-        average=average, warn_for=("f-score",), sample_weight=sample_weight,
+        y_true,
+        y_proba,
+        beta=1.0,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        warn_for=("f-score",),
+        sample_weight=sample_weight,
         zero_division=zero_division,
     )
     return f

@@ -58,8 +58,9 @@ class ProbabilisticConfusionMatrixDisplay:
     (2,)
     """
 
-    def __init__(self, probabilistic_confusion_matrix, confusion_matrix, *,
-                 display_labels=None):
+    def __init__(
+        self, probabilistic_confusion_matrix, confusion_matrix, *, display_labels=None
+    ):
         self.probabilistic_confusion_matrix = probabilistic_confusion_matrix
         self.confusion_matrix = confusion_matrix
         self.display_labels = display_labels
@@ -100,8 +101,7 @@ class ProbabilisticConfusionMatrixDisplay:
             fig = axes[0].figure
         n_classes = self.confusion_matrix.shape[0]
         labels = (
-            np.arange(n_classes) if self.display_labels is None
-            else self.display_labels
+            np.arange(n_classes) if self.display_labels is None else self.display_labels
         )
         fmt = ".2g" if values_format is None else values_format
         ims = []
@@ -117,13 +117,21 @@ class ProbabilisticConfusionMatrixDisplay:
             for i in range(n_classes):
                 for j in range(n_classes):
                     axis.text(
-                        j, i, format(matrix[i, j], fmt), ha="center", va="center",
+                        j,
+                        i,
+                        format(matrix[i, j], fmt),
+                        ha="center",
+                        va="center",
                         color=lo if matrix[i, j] > threshold else hi,
                     )
             axis.set(
-                xticks=np.arange(n_classes), yticks=np.arange(n_classes),
-                xticklabels=labels, yticklabels=labels,
-                xlabel="Predicted label", ylabel="True label", title=title,
+                xticks=np.arange(n_classes),
+                yticks=np.arange(n_classes),
+                xticklabels=labels,
+                yticklabels=labels,
+                xlabel="Predicted label",
+                ylabel="True label",
+                title=title,
             )
             if colorbar:
                 fig.colorbar(im, ax=axis)
@@ -132,9 +140,18 @@ class ProbabilisticConfusionMatrixDisplay:
         return self
 
     @classmethod
-    def from_predictions(cls, y_true, y_proba, *, labels=None, sample_weight=None,
-                         pos_label=None, normalize=None, display_labels=None,
-                         **plot_kwargs):
+    def from_predictions(
+        cls,
+        y_true,
+        y_proba,
+        *,
+        labels=None,
+        sample_weight=None,
+        pos_label=None,
+        normalize=None,
+        display_labels=None,
+        **plot_kwargs,
+    ):
         """Plot both matrices from true labels and predicted probabilities.
 
         Parameters
@@ -173,7 +190,10 @@ class ProbabilisticConfusionMatrixDisplay:
         """
         check_matplotlib(f"{cls.__name__}.from_predictions")
         classes, pcm, _, pos_label = _probabilistic_counts(
-            y_true, y_proba, labels=labels, pos_label=pos_label,
+            y_true,
+            y_proba,
+            labels=labels,
+            pos_label=pos_label,
             sample_weight=sample_weight,
         )
         proba = np.asarray(y_proba, dtype=np.float64)
@@ -186,8 +206,9 @@ class ProbabilisticConfusionMatrixDisplay:
                 columns[:, 1 - pos_index] = 1.0 - proba
             proba = columns
         y_pred = classes[np.argmax(proba, axis=1)]
-        cm = confusion_matrix(y_true, y_pred, labels=classes,
-                              sample_weight=sample_weight)
+        cm = confusion_matrix(
+            y_true, y_pred, labels=classes, sample_weight=sample_weight
+        )
         display = cls(
             _normalize(pcm, normalize),
             _normalize(cm, normalize),
@@ -196,8 +217,17 @@ class ProbabilisticConfusionMatrixDisplay:
         return display.plot(**plot_kwargs)
 
     @classmethod
-    def from_estimator(cls, estimator, X, y, *, sample_weight=None, normalize=None,
-                       display_labels=None, **plot_kwargs):
+    def from_estimator(
+        cls,
+        estimator,
+        X,
+        y,
+        *,
+        sample_weight=None,
+        normalize=None,
+        display_labels=None,
+        **plot_kwargs,
+    ):
         """Plot both matrices for a fitted classifier.
 
         Parameters
@@ -230,14 +260,19 @@ class ProbabilisticConfusionMatrixDisplay:
         display : ProbabilisticConfusionMatrixDisplay
         """
         check_matplotlib(f"{cls.__name__}.from_estimator")
-        if not hasattr(estimator, "predict_proba") or not hasattr(estimator,
-                                                                  "classes_"):
+        if not hasattr(estimator, "predict_proba") or not hasattr(
+            estimator, "classes_"
+        ):
             raise ValueError(
                 f"{cls.__name__}.from_estimator needs a fitted classifier with "
                 f"predict_proba and classes_; got {estimator!r}."
             )
         return cls.from_predictions(
-            y, estimator.predict_proba(X), labels=estimator.classes_,
-            sample_weight=sample_weight, normalize=normalize,
-            display_labels=display_labels, **plot_kwargs,
+            y,
+            estimator.predict_proba(X),
+            labels=estimator.classes_,
+            sample_weight=sample_weight,
+            normalize=normalize,
+            display_labels=display_labels,
+            **plot_kwargs,
         )

@@ -104,7 +104,7 @@ def _blocks_counts(counts, n_blocks, rng):
     blocks = np.empty(n, dtype=np.intp)
     block_totals = np.zeros((n_blocks, counts.shape[1]))
     for start in range(0, n, n_blocks):
-        members = order[start:start + n_blocks]
+        members = order[start : start + n_blocks]
         # Lightest blocks first; a block's load is the largest of its column
         # shares, so a block heavy in any column waits.
         receivers = np.argsort(block_totals.max(axis=1), kind="stable")
@@ -434,9 +434,11 @@ class BlockRegularized3x2CV(BlockRegularizedMx2CV):
 
     # Table 1 of Wang & Li (2019): True where block B1..B4 is in S_j.
     _TABLE_1 = np.array(
-        [[True, True, False, False],
-         [True, False, True, False],
-         [False, True, True, False]]
+        [
+            [True, True, False, False],
+            [True, False, True, False],
+            [False, True, True, False],
+        ]
     )
 
     _parameter_constraints = {"random_state": ["random_state"]}
