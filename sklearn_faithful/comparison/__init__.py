@@ -1,16 +1,15 @@
 """Comparing two models: posteriors of P, R and F1 and the Bayes test."""
 
-from ._bayes import MacroPosterior, bayes_test
+from ..utils._results import ConfidenceInterval, CredibleInterval
+from ._bayes import BayesTestResult, bayes_test
 from ._bayes_comparison import BayesModelComparison
 from ._counts import correlation_factor, counts_from_triples, effective_counts
-from ._model_based import ModelBasedMetricTest, model_based_test_from_summary
-from ._posterior import BetaPosterior, F1Posterior, metric_posterior
-from ._results import (
-    BayesTestResult,
-    ConfidenceInterval,
-    CredibleInterval,
+from ._model_based import (
+    ModelBasedMetricTest,
     ModelBasedTestResult,
+    model_based_test_from_summary,
 )
+from ._posterior import BetaPosterior, F1Posterior, MacroPosterior, metric_posterior
 
 __all__ = [
     "BayesModelComparison",

@@ -1,92 +1,121 @@
 """The Bayes test of precision, recall and F1 (Wang & Li 2019, section 3)."""
 
-from functools import cached_property
+from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import stats
 
 from ..utils._random import _generator
+from ..utils._results import CredibleInterval
 from ..utils._validation import _check_confidence_level
 from ._counts import _check_counts, _n_repetitions, correlation_factor
-from ._posterior import METRICS, _check_prior, metric_posterior
-from ._results import BayesTestResult, CredibleInterval
+from ._posterior import METRICS, MacroPosterior, _check_prior, metric_posterior
 
 METHODS = ("exact", "monte-carlo")
 AVERAGES = ("binary", "micro", "macro")
 
 
-class MacroPosterior:
-    """Posterior of a macro average: the mean of independent per-class posteriors.
+@dataclass(frozen=True)
+class BayesTestResult:
+    """Result of :func:`bayes_test`: the Bayes test of one metric.
 
-    This is sklearn-faithful's extension of Wang & Li (2019), who treat one
-    positive class. The per-class posteriors are taken as independent, and
-    everything except the mean is computed from Monte-Carlo draws, seeded so
-    that the same object always returns the same numbers.
-
-    Parameters
+    Attributes
     ----------
-    components : list of BetaPosterior or F1Posterior
-        One posterior per class.
-    n_draws : int, default=1_000_000
-        Draws used by :meth:`ppf`, :meth:`interval` and :meth:`pdf`.
-    random_state : int, default=0
-        Seed of those draws.
+    metric : str
+        ``"precision"``, ``"recall"`` or ``"f1"``.
+    p_h0 : float
+        Posterior probability of ``H0: nu_B - nu_A <= 0`` (eq. 32).
+    p_h1 : float
+        ``1 - p_h0``, the probability that B is better than A.
+    decision : str
+        The paper's rule: ``"accept H0"`` iff ``p_h0 >= p_h1``, otherwise
+        ``"accept H1"``.
+    mean_a, mean_b : float
+        Posterior means of the metric for A (reference) and B (candidate).
+    mode_a, mode_b : float
+        Posterior modes (the pooled point estimates when ``prior=1``); NaN for
+        a macro average, which has no closed-form mode.
+    interval_a, interval_b : CredibleInterval
+        Equal-tailed credible intervals at ``confidence_level`` (eqs. 28-30).
+    confidence_level : float
+        Level of ``interval_a`` and ``interval_b``.
+    rope : float
+        Half-width of the region of practical equivalence (0: none).
+    p_worse, p_equivalent, p_better : float
+        ``P(nu_B - nu_A < -rope)``, ``P(|nu_B - nu_A| <= rope)`` and
+        ``P(nu_B - nu_A > rope)``. With ``rope=0``, ``p_worse = p_h0`` and
+        ``p_better = p_h1``.
+    method : str
+        ``"exact"`` (quadrature) or ``"monte-carlo"``.
+    standard_error : float
+        Monte-Carlo standard error of ``p_h0``; 0.0 for quadrature, whose
+        error is below 1e-10.
+    n_draws : int or None
+        Draws per posterior for Monte Carlo; None for quadrature.
+    posterior_a, posterior_b : object
+        The frozen posterior distributions.
     """
 
-    def __init__(self, components, n_draws=1_000_000, random_state=0):
-        self.components = list(components)
-        self.metric = self.components[0].metric
-        self.n_draws = n_draws
-        self.random_state = random_state
+    metric: str
+    p_h0: float
+    p_h1: float
+    decision: str
+    mean_a: float
+    mean_b: float
+    mode_a: float
+    mode_b: float
+    interval_a: CredibleInterval
+    interval_b: CredibleInterval
+    confidence_level: float
+    rope: float
+    p_worse: float
+    p_equivalent: float
+    p_better: float
+    method: str
+    standard_error: float
+    n_draws: int | None
+    posterior_a: object = field(repr=False)
+    posterior_b: object = field(repr=False)
 
-    def __repr__(self):
-        return f"MacroPosterior({len(self.components)} classes, metric={self.metric!r})"
+    def credible_interval(self, confidence_level=0.95):
+        """Credible intervals of A and B at another level.
 
-    def rvs(self, size=None, random_state=None):
-        """Draw the macro average: one draw from each class, averaged."""
-        rng = _generator(random_state)
-        n = 1 if size is None else int(np.prod(size))
-        draws = np.zeros(n)
-        for post in self.components:
-            draws += post.rvs(n, random_state=rng)
-        draws /= len(self.components)
-        return draws[0] if size is None else draws.reshape(size)
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+            Posterior probability inside each interval, in (0, 1).
 
-    @cached_property
-    def _draws(self):
-        return np.sort(self.rvs(self.n_draws, random_state=self.random_state))
+        Returns
+        -------
+        interval_a, interval_b : CredibleInterval
+            Equal-tailed intervals ``(low, high)`` for A and for B.
+        """
+        return (
+            CredibleInterval(*self.posterior_a.interval(confidence_level)),
+            CredibleInterval(*self.posterior_b.interval(confidence_level)),
+        )
 
-    def mean(self):
-        """Posterior mean, the mean of the per-class means (exact)."""
-        return float(np.mean([post.mean() for post in self.components]))
-
-    def mode(self):
-        """NaN: the macro average has no closed-form mode."""
-        return float("nan")
-
-    def ppf(self, q):
-        """Monte-Carlo quantiles."""
-        return np.quantile(self._draws, q)
-
-    def cdf(self, x):
-        """Monte-Carlo cdf."""
-        return np.searchsorted(self._draws, x, side="right") / self._draws.size
-
-    def interval(self, confidence):
-        """Equal-tailed credible interval from the draws."""
-        tail = (1.0 - confidence) / 2
-        low, high = self.ppf([tail, 1.0 - tail])
-        return float(low), float(high)
-
-    def pdf(self, x):
-        """Kernel density estimate from 20,000 of the draws (for plots)."""
-        return self._kde(x)
-
-    @cached_property
-    def _kde(self):
-        step = max(1, self._draws.size // 20_000)
-        return stats.gaussian_kde(self._draws[::step])
+    def summary(self):
+        """A one-paragraph plain-text account of the test."""
+        level = f"{100 * self.confidence_level:g}%"
+        text = (
+            f"{self.metric}: A {self.mean_a:.4f} [{self.interval_a.low:.4f}, "
+            f"{self.interval_a.high:.4f}], B {self.mean_b:.4f} "
+            f"[{self.interval_b.low:.4f}, {self.interval_b.high:.4f}] ({level} "
+            f"credible intervals)\nP(H0: B <= A) = {self.p_h0:.4f}, P(H1: B > A) "
+            f"= {self.p_h1:.4f} -> {self.decision}"
+        )
+        if self.rope > 0:
+            text += (
+                f"\nrope +/-{self.rope:g}: P(B worse) = {self.p_worse:.4f}, "
+                f"P(equivalent) = {self.p_equivalent:.4f}, P(B better) = "
+                f"{self.p_better:.4f}"
+            )
+        if self.method == "monte-carlo":
+            text += (
+                f"\n(Monte Carlo, {self.n_draws} draws, s.e. {self.standard_error:.1e})"
+            )
+        return text
 
 
 def _prob_diff_at_most(post_a, post_b, delta):

@@ -8,7 +8,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.metrics import confusion_matrix
 from sklearn.model_selection import check_cv
 from sklearn.utils import indexable
-from sklearn.utils.parallel import Parallel, delayed
+from sklearn.utils.parallel import delayed
 from sklearn.utils.validation import check_is_fitted
 
 from ..model_selection import BlockRegularized3x2CV
@@ -18,6 +18,7 @@ from ..utils._compat import (
     StrOptions,
     _check_method_params,
     _safe_split,
+    parallel_as_completed,
     validate_parameter_constraints,
 )
 from ..utils._random import _generator
@@ -358,14 +359,8 @@ class BayesModelComparison(BaseEstimator):
             for train, test in splits
         ]
         parallel_kw = dict(n_jobs=self.n_jobs, verbose=max(self.verbose - 1, 0))
-        try:
-            # results as they complete, for the progress lines
-            jobs = Parallel(return_as="generator", **parallel_kw)(tasks)
-        except ValueError as exc:
-            if "return_as" not in str(exc):
-                raise
-            # backends without generators (Dask under joblib < 1.4)
-            jobs = Parallel(**parallel_kw)(tasks)
+        # results as they complete, for the progress lines
+        jobs = parallel_as_completed(tasks, **parallel_kw)
         out = []
         start = time.perf_counter()
         for done, counts in enumerate(jobs, start=1):

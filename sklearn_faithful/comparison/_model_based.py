@@ -12,6 +12,7 @@ multi-class case (appendix A.2) share one code path.
 """
 
 import math
+from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
@@ -20,10 +21,132 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from ..utils._compat import Interval, StrOptions, validate_parameter_constraints
+from ..utils._results import ConfidenceInterval, _two_sided_z
 from ..utils._validation import _check_confidence_level, _encode
-from ._results import ConfidenceInterval, ModelBasedTestResult, _z
 
 METHODS = ("goyal2023", "delta")
+
+
+@dataclass(frozen=True)
+class ModelBasedTestResult:
+    """Result of a model-based metric test (Goyal, Hu & Gupta 2023).
+
+    System C is the control (baseline), T the treatment; rates are those of
+    the positive class.
+
+    Attributes
+    ----------
+    method : str
+        ``"goyal2023"`` (the paper's interval) or ``"delta"``.
+    paired : bool
+        Whether C and T answered the same inputs (appendix A.3).
+    n_c, n_t : int
+        Number of outputs of each system.
+    mean_c, mean_t : float
+        Observed rates ``p_O``, the share of outputs the metric model labels
+        positive.
+    effect : float
+        Observed difference ``d = mean_t - mean_c``; the paper centres both
+        intervals on it.
+    rate_c, rate_t : float
+        Corrected rates ``p_R = precision p_O + FOR (1 - p_O)`` (eq. 10).
+    corrected_effect : float
+        ``rate_t - rate_c``, the bias-corrected effect (``(precision - FOR)
+        d`` for a binary metric model).
+    var_deterministic_c, var_deterministic_t : float
+        ``p_O (1 - p_O) / (N - 1)`` (eq. 5), as if the metric model were
+        ground truth.
+    var_model_c, var_model_t : float
+        The method's variance of each system: ``p_R (1 - p_R) / (N - 1)``
+        (eq. 13) for ``"goyal2023"``; the delta-method variance of the
+        corrected rate for ``"delta"``.
+    covariance_deterministic, covariance_model : float
+        Covariances of the two systems for paired outputs (0.0 unpaired).
+    var_effect_deterministic, var_effect_model : float
+        Variances of the effect that the two intervals use.
+    confidence_level : float
+        Level of both intervals.
+    ci_deterministic, ci_model : ConfidenceInterval
+        The deterministic interval (eq. 8) and the method's interval: eq. 14
+        around ``effect`` for ``"goyal2023"``, the delta-method interval
+        around ``corrected_effect`` for ``"delta"``.
+    significant_deterministic, significant_model : bool
+        Whether each interval excludes 0.
+    conclusion_changed : bool
+        True when the two disagree.
+    pvalue_deterministic, pvalue : float
+        Two-sided normal p-values of the deterministic and of the method's
+        test.
+    """
+
+    method: str
+    paired: bool
+    n_c: int
+    n_t: int
+    mean_c: float
+    mean_t: float
+    effect: float
+    rate_c: float
+    rate_t: float
+    corrected_effect: float
+    var_deterministic_c: float
+    var_deterministic_t: float
+    var_model_c: float
+    var_model_t: float
+    covariance_deterministic: float
+    covariance_model: float
+    var_effect_deterministic: float
+    var_effect_model: float
+    confidence_level: float
+    ci_deterministic: ConfidenceInterval
+    ci_model: ConfidenceInterval
+    significant_deterministic: bool
+    significant_model: bool
+    conclusion_changed: bool
+    pvalue_deterministic: float
+    pvalue: float
+
+    @property
+    def statistic(self):
+        """The effect the method's interval is centred on."""
+        return self.corrected_effect if self.method == "delta" else self.effect
+
+    def confidence_interval(self, confidence_level=0.95):
+        """The method's confidence interval of the effect at another level.
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+            In (0, 1).
+
+        Returns
+        -------
+        ci : ConfidenceInterval
+        """
+        half = _two_sided_z(confidence_level) * math.sqrt(self.var_effect_model)
+        return ConfidenceInterval(self.statistic - half, self.statistic + half)
+
+    def summary(self):
+        """A plain-text account of the test."""
+        level = f"{100 * self.confidence_level:g}%"
+        d, m = self.ci_deterministic, self.ci_model
+        name = "paper (eq. 14)" if self.method == "goyal2023" else "delta method"
+        lines = [
+            f"observed rate: C {self.mean_c:.5f} (N={self.n_c}), T {self.mean_t:.5f} "
+            f"(N={self.n_t}); effect T - C = {self.effect:.5f}"
+            + (" (paired)" if self.paired else ""),
+            f"corrected rate: C {self.rate_c:.5f}, T {self.rate_t:.5f}; corrected "
+            f"effect {self.corrected_effect:.5f}",
+            f"{level} CI as if the metric were ground truth: ({d.low:.5f}, "
+            f"{d.high:.5f}) -> "
+            + ("significant" if self.significant_deterministic else "not significant"),
+            f"{level} CI, {name}: ({m.low:.5f}, {m.high:.5f}) -> "
+            + ("significant" if self.significant_model else "not significant")
+            + f", p = {self.pvalue:.3g}",
+        ]
+        if self.conclusion_changed:
+            lines.append("counting the metric model's errors changes the conclusion")
+        return "\n".join(lines)
 
 
 def _encode_labels(labels, classes, name):
@@ -74,7 +197,7 @@ def _core(freq_c, freq_t, joint, n_c, n_t, pos, q, q_var, method, level):
         annotated = float(((freq_t - freq_c) ** 2) @ q_var)
         var_eff_m = max(sampling_c + sampling_t - 2 * cov_m + annotated, 0.0)
         centre = rate_t - rate_c
-    z = _z(level)
+    z = _two_sided_z(level)
     half_d, half_m = z * math.sqrt(var_eff_d), z * math.sqrt(var_eff_m)
     ci_d = ConfidenceInterval(float(d - half_d), float(d + half_d))  # eq. 8
     ci_m = ConfidenceInterval(float(centre - half_m), float(centre + half_m))

@@ -19,9 +19,8 @@ import numpy as np
 from scipy.linalg import hadamard
 from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import _num_samples
 
-from ..utils._compat import Interval, validate_parameter_constraints
+from ..utils._compat import Interval, _num_samples, validate_parameter_constraints
 from ..utils._random import _generator
 
 _MAX_REPETITIONS = 15

@@ -2,23 +2,21 @@
 
 from ._regression import (
     AccuracyRegressionTest,
+    RegressionCheckResult,
     estimate_sigma,
     minimum_detectable_effect,
     regression_threshold,
     required_sample_size,
 )
 from ._resampling import (
+    BootstrapIntervalResult,
+    PairedTestResult,
+    SignTestResult,
     bootstrap_confidence_interval,
     kappa_confidence_interval,
     paired_bootstrap_test,
     paired_permutation_test,
     sign_test,
-)
-from ._results import (
-    BootstrapIntervalResult,
-    PairedTestResult,
-    RegressionCheckResult,
-    SignTestResult,
 )
 
 __all__ = [

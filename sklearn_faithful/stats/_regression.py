@@ -8,12 +8,53 @@ with power ``1 - beta``, and the ``n`` that reaches a target ``theta``.
 
 import json
 import math
+from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
 from scipy import special
 
-from ._results import RegressionCheckResult
+
+@dataclass(frozen=True)
+class RegressionCheckResult:
+    """Result of :meth:`AccuracyRegressionTest.check`.
+
+    Attributes
+    ----------
+    passed : bool
+        True when no regression is detected (the new mean is on the right side
+        of the threshold).
+    threshold : float
+        ``gamma``: the new mean must not fall below it (above it when lower is
+        better).
+    observed_mean : float
+        Mean score of the new run.
+    reference_mean : float
+        Mean score of the reference.
+    effect : float
+        ``observed_mean - reference_mean``.
+    statistic : float
+        The z statistic of the one-tailed test.
+    pvalue : float
+        One-tailed p-value of "the new run is worse".
+    power_at_theta : float
+        Probability of flagging a true regression of size ``theta``.
+    n : int
+        Items per run.
+    paired : bool
+        Whether per-item differences were used.
+    """
+
+    passed: bool
+    threshold: float
+    observed_mean: float
+    reference_mean: float
+    effect: float
+    statistic: float
+    pvalue: float
+    power_at_theta: float
+    n: int
+    paired: bool
 
 
 def _check_rate(name, value):

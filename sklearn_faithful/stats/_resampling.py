@@ -8,24 +8,119 @@ exactly one system is right.
 """
 
 import warnings
+from dataclasses import dataclass, field
 from numbers import Integral
 
 import numpy as np
 from scipy import stats
 from sklearn.metrics import cohen_kappa_score
 
+from ..utils._compat import scipy_bootstrap_rng
 from ..utils._random import _generator
+from ..utils._results import ConfidenceInterval
 from ..utils._validation import _check_confidence_level, _encode
 from ._fast_metrics import HardLabelStats, metric_from_tables, prf_batch, resolve_metric
-from ._results import (
-    BootstrapIntervalResult,
-    ConfidenceInterval,
-    PairedTestResult,
-    SignTestResult,
-)
 
 ALTERNATIVES = ("two-sided", "less", "greater")
 _CHUNK_ELEMENTS = 20_000_000
+
+
+@dataclass(frozen=True)
+class BootstrapIntervalResult:
+    """Result of :func:`bootstrap_confidence_interval`.
+
+    Attributes
+    ----------
+    statistic : float
+        The metric on the original data.
+    confidence_interval : ConfidenceInterval
+        The bootstrap interval.
+    standard_error : float
+        Standard deviation of the bootstrap distribution.
+    n_resamples : int
+        Resamples drawn.
+    n_nan : int
+        Resamples on which the metric was NaN (left out of the interval).
+    method : str
+        ``"percentile"``, ``"basic"`` or ``"bca"``.
+    fast_path : bool
+        Whether the vectorised path was used.
+    bootstrap_distribution : ndarray
+        The metric on each resample.
+    """
+
+    statistic: float
+    confidence_interval: ConfidenceInterval
+    standard_error: float
+    n_resamples: int
+    n_nan: int
+    method: str
+    fast_path: bool
+    bootstrap_distribution: np.ndarray = field(repr=False)
+
+
+@dataclass(frozen=True)
+class PairedTestResult:
+    """Result of :func:`paired_bootstrap_test` and :func:`paired_permutation_test`.
+
+    Attributes
+    ----------
+    statistic : float
+        Observed difference ``metric(B) - metric(A)``.
+    confidence_interval : ConfidenceInterval
+        Percentile bootstrap interval of the difference (for the permutation
+        test too, from paired bootstrap resamples drawn with the same seed).
+    pvalue : float
+        ``(c + 1) / (n + 1)``, with ``c`` the resamples at least as extreme as
+        the observed difference under the null.
+    alternative : str
+        ``"two-sided"``, ``"greater"`` (B better) or ``"less"``.
+    n_resamples : int
+        Resamples (or permutations) drawn.
+    fast_path : bool
+        Whether the vectorised path was used.
+    null_distribution : ndarray
+        Differences under the null hypothesis.
+    """
+
+    statistic: float
+    confidence_interval: ConfidenceInterval
+    pvalue: float
+    alternative: str
+    n_resamples: int
+    fast_path: bool
+    null_distribution: np.ndarray = field(repr=False)
+
+
+@dataclass(frozen=True)
+class SignTestResult:
+    """Result of :func:`sign_test`.
+
+    Attributes
+    ----------
+    n_discordant : int
+        Items on which exactly one of the two systems is right.
+    n_b_better : int
+        Items B gets right and A wrong.
+    n_a_better : int
+        Items A gets right and B wrong.
+    statistic : float
+        ``n_b_better / n_discordant``, the share of discordant items won by B.
+    pvalue : float
+        Exact binomial p-value, success probability 1/2.
+    alternative : str
+        As passed.
+    confidence_interval : ConfidenceInterval
+        Clopper-Pearson interval of the share won by B.
+    """
+
+    n_discordant: int
+    n_b_better: int
+    n_a_better: int
+    statistic: float
+    pvalue: float
+    alternative: str
+    confidence_interval: ConfidenceInterval
 
 
 def _check_common(n_resamples, confidence_level, alternative):
@@ -251,7 +346,7 @@ def bootstrap_confidence_interval(
             confidence_level=confidence_level,
             method="BCa",
             alternative=alternative,
-            **_scipy_rng(rng),
+            **scipy_bootstrap_rng(rng),
         )
         dist = np.asarray(res.bootstrap_distribution, dtype=float)
         n_nan = _warn_nan(dist)
@@ -288,14 +383,6 @@ def bootstrap_confidence_interval(
         fast_path=used_fast,
         bootstrap_distribution=dist,
     )
-
-
-def _scipy_rng(rng):
-    import inspect
-
-    if "rng" in inspect.signature(stats.bootstrap).parameters:
-        return {"rng": rng}
-    return {"random_state": rng}  # pragma: no cover - scipy < 1.15
 
 
 def _fast_bootstrap(y_true, y_preds, spec, kwargs, rng, n_resamples):

@@ -1,31 +1,67 @@
-"""The one place that imports private scikit-learn API.
+"""The one place that imports private scikit-learn API and works around versions.
 
 scikit-learn keeps its parameter validation and its scorer classes private. We
 build on them (so that our functions raise the same errors and our scorers share
 ``predict_proba`` with scikit-learn's), and isolate the imports here so that a
-change in scikit-learn touches one file.
+change in scikit-learn touches one file. Differences between the supported
+versions of scipy and joblib are bridged here too.
 """
 
+import inspect
+
+from scipy import stats
 from sklearn.metrics._scorer import _Scorer
 from sklearn.utils._param_validation import (
     HasMethods,
+    Hidden,
     Interval,
+    InvalidParameterError,
     Options,
     StrOptions,
     validate_parameter_constraints,
     validate_params,
 )
 from sklearn.utils.metaestimators import _safe_split
-from sklearn.utils.validation import _check_method_params
+from sklearn.utils.parallel import Parallel
+from sklearn.utils.validation import _check_method_params, _num_samples
 
 __all__ = [
     "HasMethods",
+    "Hidden",
     "Interval",
+    "InvalidParameterError",
     "Options",
     "StrOptions",
     "_Scorer",
     "_check_method_params",
+    "_num_samples",
     "_safe_split",
+    "parallel_as_completed",
+    "scipy_bootstrap_rng",
     "validate_parameter_constraints",
     "validate_params",
 ]
+
+
+def scipy_bootstrap_rng(rng):
+    """Keyword that passes the Generator ``rng`` to :func:`scipy.stats.bootstrap`.
+
+    scipy 1.15 renamed ``random_state`` to ``rng``.
+    """
+    if "rng" in inspect.signature(stats.bootstrap).parameters:
+        return {"rng": rng}
+    return {"random_state": rng}  # pragma: no cover - scipy < 1.15
+
+
+def parallel_as_completed(tasks, **parallel_kw):
+    """Run joblib ``tasks``, yielding results in order as they complete.
+
+    Backends without generator output (Dask under joblib < 1.4) fall back to
+    a plain list.
+    """
+    try:
+        return Parallel(return_as="generator", **parallel_kw)(tasks)
+    except ValueError as exc:  # pragma: no cover - old joblib with Dask
+        if "return_as" not in str(exc):
+            raise
+        return Parallel(**parallel_kw)(tasks)

@@ -1,0 +1,35 @@
+"""Pieces shared by the results of every test: intervals and the normal quantile.
+
+``stats`` and ``comparison`` are peers that do not import each other; what
+their results have in common lives here.
+"""
+
+from typing import NamedTuple
+
+from scipy import special
+
+
+class ConfidenceInterval(NamedTuple):
+    """A confidence interval ``(low, high)``.
+
+    Like the ``confidence_interval`` field of scipy's ``BootstrapResult``: a
+    named tuple that unpacks as ``low, high = ci``.
+    """
+
+    low: float
+    high: float
+
+
+class CredibleInterval(NamedTuple):
+    """An equal-tailed credible interval ``(low, high)`` of a posterior."""
+
+    low: float
+    high: float
+
+
+def _two_sided_z(confidence_level):
+    """Two-sided normal critical value ``Phi^-1(1/2 + level/2)`` (1.96 at 95%).
+
+    ``confidence_level`` is validated by the public caller.
+    """
+    return float(special.ndtri(0.5 + confidence_level / 2))
