@@ -14,7 +14,6 @@ from numbers import Real
 
 import numpy as np
 from scipy import sparse
-from sklearn.exceptions import UndefinedMetricWarning
 
 from ..utils._compat import Interval, Options, StrOptions, validate_params
 from ..utils._validation import (
@@ -28,15 +27,14 @@ from ..utils._validation import (
     _unique_labels,
     _warn_rows_not_normalized,
 )
-
-_AVERAGE_OPTIONS = ("binary", "micro", "macro", "weighted")
+from ._prf import AVERAGE_OPTIONS, _precision_recall_fscore
 
 _PRF_CONSTRAINTS = {
     "y_true": ["array-like"],
     "y_proba": ["array-like"],
     "labels": ["array-like", None],
     "pos_label": [Real, str, "boolean", None],
-    "average": [StrOptions(set(_AVERAGE_OPTIONS)), None],
+    "average": [StrOptions(set(AVERAGE_OPTIONS)), None],
     "sample_weight": ["array-like", None],
     "zero_division": [
         Options(Real, {0.0, 1.0}),
@@ -328,50 +326,13 @@ def _normalize(matrix, normalize):
 # --------------------------------------------------------------------------
 
 
-def _zero_division_value(zero_division):
-    if isinstance(zero_division, str) and zero_division == "warn":
-        return 0.0
-    if np.isnan(zero_division):
-        return np.nan
-    return float(zero_division)
-
-
-def _divide(numerator, denominator, metric, modifier, warn_for, zero_division):
-    """Divide, setting 0/0 to ``zero_division`` and warning as scikit-learn does."""
-    mask = denominator == 0
-    result = numerator / np.where(mask, 1.0, denominator)
-    if not mask.any():
-        return result
-    result[mask] = _zero_division_value(zero_division)
-    if zero_division == "warn" and metric in warn_for:
-        where = "due to" if result.shape[0] == 1 else "in labels with"
-        warnings.warn(
-            f"{metric.capitalize()} is ill-defined and being set to 0.0 {where} "
-            f"no {modifier} samples. Use `zero_division` parameter to control "
-            "this behavior.",
-            UndefinedMetricWarning,
-            stacklevel=4,
-        )
-    return result
-
-
-def _nanaverage(values, weights=None):
-    """Average ignoring NaN; all-zero weights fall back to the plain mean."""
-    keep = ~np.isnan(values)
-    if not keep.any():
-        return np.nan
-    if weights is not None and weights[keep].sum() > 0:
-        return float(np.average(values[keep], weights=weights[keep]))
-    return float(np.mean(values[keep]))
-
-
 def _select_binary(classes, pos_label):
     """Index of ``pos_label`` for ``average='binary'``, with scikit-learn's errors."""
     if classes.shape[0] > 2:
         raise ValueError(
             f"y_proba has {classes.shape[0]} classes (multiclass) but "
             "average='binary'. Please choose another average setting, one of "
-            f"{[a for a in _AVERAGE_OPTIONS if a != 'binary'] + [None]!r}."
+            f"{[a for a in AVERAGE_OPTIONS if a != 'binary'] + [None]!r}."
         )
     if pos_label not in classes.tolist():
         raise ValueError(
@@ -532,46 +493,20 @@ def cprecision_recall_fscore_support(
         pos_label=pos_label,
         sample_weight=sample_weight,
     )
-    tp_sum = np.diagonal(pcm).copy()  # eq. 5: cTP_k
-    pred_sum = pcm.sum(axis=0)  # eq. 7 denominator: cTP_k + cFP_k
-    true_count = true_sum.astype(np.float64)  # eq. 8 denominator: TP_k + FN_k
-
-    if average == "binary":
-        keep = [_select_binary(classes, pos_label)]
-        tp_sum, pred_sum, true_count = tp_sum[keep], pred_sum[keep], true_count[keep]
-    elif average == "micro":
-        tp_sum = np.array([tp_sum.sum()])
-        pred_sum = np.array([pred_sum.sum()])
-        true_count = np.array([true_count.sum()])
-
-    precision = _divide(
-        tp_sum, pred_sum, "precision", "predicted", warn_for, zero_division
+    pos_index = _select_binary(classes, pos_label) if average == "binary" else None
+    precision, recall, f_score = _precision_recall_fscore(
+        np.diagonal(pcm),  # eq. 5: cTP_k
+        pcm.sum(axis=0),  # eq. 7 denominator: cTP_k + cFP_k
+        true_sum,  # eq. 8 denominator: TP_k + FN_k
+        beta=beta,
+        average=average,
+        pos_index=pos_index,
+        zero_division=zero_division,
+        warn_for=warn_for,
     )
-    recall = _divide(tp_sum, true_count, "recall", "true", warn_for, zero_division)
-    if np.isposinf(beta):
-        f_score = recall
-    elif beta == 0:
-        f_score = precision
-    else:
-        beta2 = beta**2
-        f_score = _divide(
-            (1 + beta2) * tp_sum,
-            beta2 * true_count + pred_sum,
-            "f-score",
-            "true nor predicted",
-            warn_for,
-            zero_division,
-        )
-
     if average is None:
         return precision, recall, f_score, true_sum
-    weights = true_count if average == "weighted" else None
-    return (
-        _nanaverage(precision, weights),
-        _nanaverage(recall, weights),
-        _nanaverage(f_score, weights),
-        None,
-    )
+    return float(precision), float(recall), float(f_score), None
 
 
 @validate_params(_PRF_CONSTRAINTS, prefer_skip_nested_validation=True)

@@ -16,6 +16,7 @@ import numpy as np
 from sklearn import metrics as skm
 
 from ..metrics import _confidence as conf
+from ..metrics._prf import _precision_recall_fscore, _zero_division_value
 
 # metric function -> (kind, which, default beta)
 _KNOWN = {
@@ -89,59 +90,26 @@ def resolve_metric(metric, metric_kwargs=None):
     return func, kwargs, spec
 
 
-def _zero_value(zero_division):
-    return (
-        np.nan
-        if (isinstance(zero_division, float) and np.isnan(zero_division))
-        else (0.0 if zero_division == "warn" else float(zero_division))
-    )
-
-
-def _ratio(num, den, zero):
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = num / np.where(den == 0, 1.0, den)
-    return np.where(den == 0, zero, out)
+_WHICH = {"precision": 0, "recall": 1, "f": 2}
 
 
 def prf_batch(tp, pred, true, spec, pos_index, present=None):
-    """Metric for a batch: ``tp``, ``pred``, ``true`` of shape (B, K).
+    """The metric of ``spec`` for a batch: ``tp``, ``pred``, ``true`` of shape (B, K).
 
     ``present`` marks, per resample, the labels scikit-learn would consider
     (those in y_true or y_pred); None means all (the confidence metrics).
     """
-    zero = _zero_value(spec["zero_division"])
-    average, which, beta = spec["average"], spec["which"], spec["beta"]
-    if average == "binary":
-        tp, pred, true = (a[:, [pos_index]] for a in (tp, pred, true))
-        present = None
-    elif average == "micro":
-        tp, pred, true = (a.sum(axis=1, keepdims=True) for a in (tp, pred, true))
-        present = None
-    # section E: precision TP / (TP + FP), recall TP / (TP + FN), and
-    # F_beta = (1 + beta^2) TP / (beta^2 (TP + FN) + TP + FP)
-    if which == "precision":
-        value = _ratio(tp, pred, zero)
-    elif which == "recall":
-        value = _ratio(tp, true, zero)
-    else:
-        beta2 = beta * beta
-        value = _ratio((1 + beta2) * tp, beta2 * true + pred, zero)
-    if value.shape[1] == 1:
-        return value[:, 0]
-    mask = np.ones_like(value, dtype=bool) if present is None else present
-    keep = mask & ~np.isnan(value)
-    if average == "weighted":
-        weights = np.where(keep, true, 0.0)
-        total = weights.sum(axis=1)
-        plain = _ratio(
-            (np.where(keep, value, 0.0)).sum(axis=1), keep.sum(axis=1), np.nan
-        )
-        weighted = _ratio(
-            (np.where(keep, value, 0.0) * weights).sum(axis=1), total, np.nan
-        )
-        fallback = plain if spec["kind"] == "cprf" else np.full_like(total, zero)
-        return np.where(total > 0, weighted, fallback)
-    return _ratio(np.where(keep, value, 0.0).sum(axis=1), keep.sum(axis=1), np.nan)
+    values = _precision_recall_fscore(
+        tp,
+        pred,
+        true,
+        beta=1.0 if spec["beta"] is None else spec["beta"],
+        average=spec["average"],
+        pos_index=pos_index,
+        present=present,
+        zero_division=spec["zero_division"],
+    )
+    return values[_WHICH[spec["which"]]]
 
 
 class HardLabelStats:
@@ -189,6 +157,6 @@ def metric_from_tables(tables, spec, pos_index, n):
     pred = tables.sum(axis=1)
     true = tables.sum(axis=2)
     if spec["average"] == "binary" and pos_index < 0:
-        zero = _zero_value(spec["zero_division"])
+        zero = _zero_division_value(spec["zero_division"])
         return np.full(tables.shape[0], zero)
     return prf_batch(tp, pred, true, spec, pos_index, present=(pred + true) > 0)

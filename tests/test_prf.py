@@ -1,0 +1,99 @@
+"""The precision/recall/F rule exists once: the metrics path and the fast
+bootstrap path give identical values for every ``average`` and
+``zero_division`` (section A of the formulas page)."""
+
+import functools
+import warnings
+
+import numpy as np
+import pytest
+from sklearn import metrics as skm
+
+from sklearn_faithful.metrics import (
+    cf1_score,
+    cfbeta_score,
+    cprecision_score,
+    crecall_score,
+)
+from sklearn_faithful.stats._fast_metrics import (
+    HardLabelStats,
+    metric_from_tables,
+    resolve_metric,
+)
+from sklearn_faithful.stats._resampling import _CStats
+
+AVERAGES = ["binary", "micro", "macro", "weighted"]
+ZERO_DIVISIONS = ["warn", 0.0, 1.0, np.nan]
+
+
+def _same(ours, theirs):
+    """Equal up to the order of a floating-point sum; NaN equals NaN."""
+    np.testing.assert_allclose(ours, theirs, rtol=1e-13, atol=0, equal_nan=True)
+
+
+def _confidence_data(binary):
+    """Probabilities with undefined ratios: classes absent from y_true, one of
+    them also without any probability mass (cPrecision 0/0)."""
+    rng = np.random.default_rng(0)
+    if binary:
+        y = np.zeros(12, dtype=int)  # class 1 absent: cRecall of 1 is 0/0
+        proba = rng.dirichlet([1, 1], size=12)
+        return y, proba, [0, 1]
+    y = rng.integers(0, 2, 30)  # classes 2 and 3 absent from y_true
+    proba = rng.dirichlet([1, 1, 1], size=30)
+    proba = np.column_stack([proba, np.zeros(30)])  # class 3 has no mass
+    return y, proba, [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    "func",
+    [
+        cprecision_score,
+        crecall_score,
+        cf1_score,
+        functools.partial(cfbeta_score, beta=2),
+    ],
+)
+@pytest.mark.parametrize("average", AVERAGES)
+@pytest.mark.parametrize("zero_division", ZERO_DIVISIONS)
+def test_confidence_metrics_equal_fast_path(func, average, zero_division):
+    y, proba, labels = _confidence_data(average == "binary")
+    kwargs = dict(average=average, zero_division=zero_division, labels=labels)
+    _, kw, spec = resolve_metric(func, kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = func(y, proba, **kw)
+    stats_ = _CStats(y, proba, spec, kw)
+    fast = stats_.metric(stats_.features.sum(axis=0)[None, :], spec)[0]
+    _same(fast, expected)
+
+
+@pytest.mark.parametrize(
+    "func",
+    [
+        skm.precision_score,
+        skm.recall_score,
+        skm.f1_score,
+        functools.partial(skm.fbeta_score, beta=0.5),
+    ],
+)
+@pytest.mark.parametrize("average", AVERAGES)
+@pytest.mark.parametrize("zero_division", ZERO_DIVISIONS)
+def test_label_metrics_equal_fast_path(func, average, zero_division):
+    k = 2 if average == "binary" else 4
+    rng = np.random.default_rng(1)
+    for trial in range(20):
+        y = rng.integers(0, k, 15)
+        p = rng.integers(0, k, 15)
+        if trial % 3 == 0:
+            p[:] = 0  # classes never predicted: precision 0/0
+        if trial % 3 == 1:
+            y[:] = 0  # classes never true: recall 0/0
+        kwargs = dict(average=average, zero_division=zero_division)
+        _, kw, spec = resolve_metric(func, kwargs)
+        hard = HardLabelStats(y, p)
+        table = hard.tables(hard.cell_counts[None, :].astype(float))[0]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = func(y, p, **kw)
+        _same(metric_from_tables(table, spec, hard.pos_index(1), 15)[0], expected)
