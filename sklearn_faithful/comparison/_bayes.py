@@ -8,7 +8,7 @@ import numpy as np
 from ..utils._random import _generator
 from ..utils._results import CredibleInterval
 from ..utils._validation import _check_confidence_level
-from ._counts import _check_counts, _n_repetitions, correlation_factor
+from ._counts import _check_counts, _effective_counts, _factor_for_splits
 from ._posterior import METRICS, MacroPosterior, _check_prior, metric_posterior
 
 METHODS = ("exact", "monte-carlo")
@@ -99,23 +99,48 @@ class BayesTestResult:
         """A one-paragraph plain-text account of the test."""
         level = f"{100 * self.confidence_level:g}%"
         text = (
-            f"{self.metric}: A {self.mean_a:.4f} [{self.interval_a.low:.4f}, "
-            f"{self.interval_a.high:.4f}], B {self.mean_b:.4f} "
-            f"[{self.interval_b.low:.4f}, {self.interval_b.high:.4f}] ({level} "
+            f"{self.metric}: A {self.mean_a:.4f} {_interval_text(self.interval_a)}, "
+            f"B {self.mean_b:.4f} {_interval_text(self.interval_b)} ({level} "
             f"credible intervals)\nP(H0: B <= A) = {self.p_h0:.4f}, P(H1: B > A) "
             f"= {self.p_h1:.4f} -> {self.decision}"
         )
         if self.rope > 0:
-            text += (
-                f"\nrope +/-{self.rope:g}: P(B worse) = {self.p_worse:.4f}, "
-                f"P(equivalent) = {self.p_equivalent:.4f}, P(B better) = "
-                f"{self.p_better:.4f}"
-            )
+            text += f"\nrope +/-{self.rope:g}: {self._rope_text()}"
         if self.method == "monte-carlo":
             text += (
                 f"\n(Monte Carlo, {self.n_draws} draws, s.e. {self.standard_error:.1e})"
             )
         return text
+
+    def _rope_text(self):
+        return (
+            f"P(B worse) = {self.p_worse:.4f}, P(equivalent) = "
+            f"{self.p_equivalent:.4f}, P(B better) = {self.p_better:.4f}"
+        )
+
+
+def _interval_text(interval):
+    return f"[{interval.low:.4f}, {interval.high:.4f}]"
+
+
+def _results_table(results):
+    """Lines of a table of several :class:`BayesTestResult`, one row per metric."""
+    results = list(results)
+    level = f"{100 * results[0].confidence_level:g}%"
+    lines = [
+        f"{'metric':<10} {'A':>7} {'A ' + level + ' interval':>20} {'B':>7} "
+        f"{'B ' + level + ' interval':>20} {'P(H0)':>7} {'P(H1)':>7}  decision"
+    ]
+    for res in results:
+        lines.append(
+            f"{res.metric:<10} {res.mean_a:7.4f} {_interval_text(res.interval_a):>20} "
+            f"{res.mean_b:7.4f} {_interval_text(res.interval_b):>20} "
+            f"{res.p_h0:7.4f} {res.p_h1:7.4f}  {res.decision}"
+        )
+    if results[0].rope > 0:
+        lines += ["", f"rope +/-{results[0].rope:g}:"]
+        lines += [f"{res.metric:<10} {res._rope_text()}" for res in results]
+    return lines
 
 
 def _prob_diff_at_most(post_a, post_b, delta):
@@ -158,7 +183,7 @@ def _check_counts_average(counts, name, average):
 
 
 def _posteriors(arr, metric, factor, prior, n_draws, seed):
-    counts_e = factor * arr.sum(axis=0)  # eqs. 18, 19, 21
+    counts_e = _effective_counts(arr, factor)
     if counts_e.ndim == 1:
         return metric_posterior(counts_e, metric, prior=prior)
     components = [metric_posterior(c, metric, prior=prior) for c in counts_e]
@@ -299,8 +324,7 @@ def bayes_test(
             f"counts_a and counts_b must come from the same splits and have the "
             f"same shape; got {arr_a.shape} and {arr_b.shape}."
         )
-    m = _n_repetitions(arr_a.shape[0], correlation, "counts_a")
-    factor = correlation_factor(correlation, m if m is not None else 1)
+    factor = _factor_for_splits(arr_a.shape[0], correlation, "counts_a")
 
     rng = _generator(random_state)
     seeds = rng.integers(np.iinfo(np.int32).max, size=2)

@@ -23,8 +23,8 @@ from ..utils._compat import (
 )
 from ..utils._random import _generator
 from ..utils._validation import _check_y_true, check_matplotlib
-from ._bayes import METHODS, bayes_test
-from ._counts import correlation_factor
+from ._bayes import METHODS, _results_table, bayes_test
+from ._counts import _effective_counts, _factor_for_splits
 from ._posterior import METRICS
 
 
@@ -341,8 +341,7 @@ class BayesModelComparison(BaseEstimator):
         )
         if not raw_factor:
             _check_mx2_structure(splits, len(y))
-        m = len(splits) // 2 if not raw_factor else 1
-        factor = correlation_factor(self.correlation, m)
+        factor = _factor_for_splits(len(splits), self.correlation, "cv")
 
         n_fits = 2 * len(splits)
         if self.verbose > 0:
@@ -386,8 +385,8 @@ class BayesModelComparison(BaseEstimator):
             self.counts_a_, self.counts_b_ = per_class.sum(axis=2)
         else:
             self.counts_a_, self.counts_b_ = per_class
-        self.effective_counts_a_ = factor * self.counts_a_.sum(axis=0)
-        self.effective_counts_b_ = factor * self.counts_b_.sum(axis=0)
+        self.effective_counts_a_ = _effective_counts(self.counts_a_, factor)
+        self.effective_counts_b_ = _effective_counts(self.counts_b_, factor)
 
         rng = _generator(self.random_state)
         test_params = dict(
@@ -489,7 +488,6 @@ class BayesModelComparison(BaseEstimator):
     def __str__(self):
         if not hasattr(self, "results_"):
             return self.__repr__()
-        level = f"{100 * self.confidence_level:g}%"
         cv = self.cv if self.cv is not None else "BlockRegularized3x2CV"
         lines = [
             f"Bayes test on {len(self.splits_)} splits of {cv}, "
@@ -500,25 +498,8 @@ class BayesModelComparison(BaseEstimator):
             f"{self.correlation_factor_:.6f}), prior={self.prior!r}, "
             f"method={self.method!r}, random_state={self.random_state!r}",
             "",
-            f"{'metric':<10} {'A':>7} {'A ' + level + ' interval':>20} {'B':>7} "
-            f"{'B ' + level + ' interval':>20} {'P(H0)':>7} {'P(H1)':>7}  decision",
         ]
-        for metric, res in self.results_.items():
-            ia = f"[{res.interval_a.low:.4f}, {res.interval_a.high:.4f}]"
-            ib = f"[{res.interval_b.low:.4f}, {res.interval_b.high:.4f}]"
-            lines.append(
-                f"{metric:<10} {res.mean_a:7.4f} {ia:>20} {res.mean_b:7.4f} "
-                f"{ib:>20} {res.p_h0:7.4f} {res.p_h1:7.4f}  {res.decision}"
-            )
-        if self.rope > 0:
-            lines.append("")
-            lines.append(f"rope +/-{self.rope:g}: P(B worse) / P(equiv.) / P(B better)")
-            for metric, res in self.results_.items():
-                lines.append(
-                    f"{metric:<10} {res.p_worse:.4f} / {res.p_equivalent:.4f} / "
-                    f"{res.p_better:.4f}"
-                )
-        return "\n".join(lines)
+        return "\n".join(lines + _results_table(self.results_.values()))
 
     def plot(self, metrics=None, *, axes=None, labels=("A", "B")):
         """Plot the posterior densities of A and B, as in the paper's Figures 1-3.

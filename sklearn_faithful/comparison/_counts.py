@@ -299,6 +299,15 @@ def effective_counts(counts, *, correlation="wang2019"):
     array([50.,  5., 10.])
     """
     arr = _check_counts(counts)
-    m = _n_repetitions(arr.shape[0], correlation)
-    factor = correlation_factor(correlation, m if m is not None else 1)
-    return factor * arr.sum(axis=0)  # eqs. 18, 19, 21
+    return _effective_counts(arr, _factor_for_splits(arr.shape[0], correlation))
+
+
+def _factor_for_splits(n_splits, correlation, name="counts"):
+    """The correlation factor for ``n_splits`` splits of an m x 2 CV."""
+    m = _n_repetitions(n_splits, correlation, name)
+    return correlation_factor(correlation, m if m is not None else 1)
+
+
+def _effective_counts(counts, factor):
+    """``factor`` times the per-split counts summed over splits (axis 0)."""
+    return factor * counts.sum(axis=0)  # eqs. 18, 19, 21: TP_e = c sum TP, ...
