@@ -263,7 +263,10 @@ def test_posterior_rvs_reproducible():
 
 @pytest.mark.parametrize("bad", [0.0, -1.0, np.nan, np.inf])
 def test_bad_shape_parameters(bad):
-    with pytest.raises(ValueError, match="positive"):
+    # the declarative message names the parameter and the allowed range
+    with pytest.raises(
+        ValueError, match=r"'a' parameter of F1Posterior must be .* \(0\.0, inf\)"
+    ):
         F1Posterior(bad, 1.0)
     with pytest.raises(ValueError, match="prior"):
         metric_posterior([1, 2, 3], prior=bad)

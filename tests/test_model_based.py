@@ -136,13 +136,13 @@ def test_multiclass_path_equals_binary_path():
     # three classes where the third is never real nor predicted collapse
     y3 = np.where(y == 1, 2, 0)
     model3 = LogisticRegression().fit(X[:300], y3[:300])
-    multi = ModelBasedMetricTest(model3, positive_label=2).fit(X[300:], y3[300:])
+    multi = ModelBasedMetricTest(model3, pos_label=2).fit(X[300:], y3[300:])
     res3 = multi.test_labels(
         model3.predict(rng.standard_normal((500, 3))),
         model3.predict(rng.standard_normal((500, 3)) + 0.3),
     )
     ref3 = ModelBasedMetricTest.from_rates(
-        multi.precision_, multi.false_omission_rate_, classes=(0, 2), positive_label=2
+        multi.precision_, multi.false_omission_rate_, classes=(0, 2), pos_label=2
     ).test_labels(model3.predict(rng.standard_normal((2, 3))), [0, 2])
     assert multi.precision_ == pytest.approx(binary.precision_)
     assert np.isfinite([res3.var_model_c, ref3.var_model_c]).all()
@@ -153,7 +153,7 @@ def test_multiclass_metric_model():
     X = rng.standard_normal((900, 2))
     y = np.digitize(X[:, 0] + 0.5 * rng.standard_normal(900), [-0.5, 0.5])
     model = LogisticRegression().fit(X[:400], y[:400])
-    test = ModelBasedMetricTest(model, positive_label=2).fit(X[400:], y[400:])
+    test = ModelBasedMetricTest(model, pos_label=2).fit(X[400:], y[400:])
     qm = test.real_given_observed_
     np.testing.assert_allclose(qm.sum(axis=0), 1.0)
     lab_c, lab_t = model.predict(X[:300]), model.predict(X[300:600])
@@ -262,8 +262,24 @@ def test_bad_input():
         )
     with pytest.raises(ValueError, match="method"):
         ModelBasedMetricTest.from_rates(0.9, 0.1, method="bootstrap")
-    with pytest.raises(ValueError, match="positive_label"):
+    with pytest.raises(ValueError, match="positive_label"), pytest.warns(FutureWarning):
         ModelBasedMetricTest(model, positive_label=3).fit(X, y)
+    with pytest.raises(ValueError, match="pos_label=3 is not a valid label"):
+        ModelBasedMetricTest(model, pos_label=3).fit(X, y)
+
+
+def test_positive_label_is_a_deprecated_alias():
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((200, 2))
+    y = (X[:, 0] + rng.standard_normal(200) > 0).astype(int)
+    model = LogisticRegression().fit(X, y)
+    new = ModelBasedMetricTest(model, pos_label=0).fit(X, y)
+    with pytest.warns(FutureWarning, match="renamed pos_label"):
+        old = ModelBasedMetricTest(model, positive_label=0).fit(X, y)
+    assert (old.precision_, old._pos) == (new.precision_, new._pos)
+    with pytest.warns(FutureWarning, match="renamed pos_label"):
+        rates = ModelBasedMetricTest.from_rates(0.9, 0.1, positive_label=0)
+    assert rates._pos == 0
 
 
 def test_inputs_not_modified():

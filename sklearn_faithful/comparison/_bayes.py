@@ -5,11 +5,12 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from ..utils._compat import Interval, StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._results import CredibleInterval
-from ..utils._validation import _check_confidence_level
-from ._counts import _check_counts, _effective_counts, _factor_for_splits
-from ._posterior import METRICS, MacroPosterior, _check_prior, metric_posterior
+from ..utils._validation import CONFIDENCE_LEVEL, RANDOM_STATE
+from ._counts import _CORRELATION, _check_counts, _effective_counts, _factor_for_splits
+from ._posterior import METRICS, MacroPosterior, metric_posterior
 
 METHODS = ("exact", "monte-carlo")
 AVERAGES = ("binary", "micro", "macro")
@@ -77,6 +78,9 @@ class BayesTestResult:
     posterior_a: object = field(repr=False)
     posterior_b: object = field(repr=False)
 
+    @validate_params(
+        {"confidence_level": CONFIDENCE_LEVEL}, prefer_skip_nested_validation=True
+    )
     def credible_interval(self, confidence_level=0.95):
         """Credible intervals of A and B at another level.
 
@@ -190,23 +194,22 @@ def _posteriors(arr, metric, factor, prior, n_draws, seed):
     return MacroPosterior(components, n_draws=n_draws, random_state=seed)
 
 
-def _validate_test_params(metric, method, average, rope, n_draws, confidence_level):
-    if metric not in METRICS:
-        raise ValueError(f"metric must be one of {METRICS}; got {metric!r}.")
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}; got {method!r}.")
-    if average not in AVERAGES:
-        raise ValueError(f"average must be one of {AVERAGES}; got {average!r}.")
-    if not (isinstance(rope, Real) and 0 <= rope < 1):
-        raise ValueError(
-            "rope must be a number in [0, 1), the half-width of the region of "
-            f"practical equivalence on the metric's scale; got {rope!r}."
-        )
-    if not (isinstance(n_draws, Integral) and n_draws >= 1000):
-        raise ValueError(f"n_draws must be an integer >= 1000; got {n_draws!r}.")
-    _check_confidence_level(confidence_level)
-
-
+@validate_params(
+    {
+        "counts_a": ["array-like"],
+        "counts_b": ["array-like"],
+        "metric": [StrOptions(set(METRICS))],
+        "average": [StrOptions(set(AVERAGES))],
+        "prior": [Interval(Real, 0, None, closed="neither")],
+        "correlation": _CORRELATION,
+        "rope": [Interval(Real, 0, 1, closed="left")],
+        "method": [StrOptions(set(METHODS))],
+        "n_draws": [Interval(Integral, 1000, None, closed="left")],
+        "confidence_level": CONFIDENCE_LEVEL,
+        "random_state": RANDOM_STATE,
+    },
+    prefer_skip_nested_validation=True,
+)
 def bayes_test(
     counts_a,
     counts_b,
@@ -315,8 +318,7 @@ def bayes_test(
     >>> round(res.p_h0, 3), round(res.p_h1, 3), res.decision
     (0.19, 0.81, 'accept H1')
     """
-    _validate_test_params(metric, method, average, rope, n_draws, confidence_level)
-    lam = _check_prior(prior)
+    lam = float(prior)
     arr_a = _check_counts_average(counts_a, "counts_a", average)
     arr_b = _check_counts_average(counts_b, "counts_b", average)
     if arr_a.shape != arr_b.shape:

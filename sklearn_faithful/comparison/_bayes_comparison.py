@@ -20,11 +20,18 @@ from ..utils._compat import (
     _safe_split,
     parallel_as_completed,
     validate_parameter_constraints,
+    validate_params,
 )
 from ..utils._random import _generator
-from ..utils._validation import _check_y_true, check_matplotlib
+from ..utils._validation import (
+    CONFIDENCE_LEVEL,
+    POS_LABEL,
+    _check_y_true,
+    _resolve_pos_label,
+    check_matplotlib,
+)
 from ._bayes import METHODS, _results_table, bayes_test
-from ._counts import _effective_counts, _factor_for_splits
+from ._counts import _CORRELATION, _effective_counts, _factor_for_splits
 from ._posterior import METRICS
 
 
@@ -211,14 +218,14 @@ class BayesModelComparison(BaseEstimator):
         "estimator_a": [HasMethods(["fit", "predict"])],
         "estimator_b": [HasMethods(["fit", "predict"])],
         "cv": ["cv_object"],
-        "metrics": [tuple, list, str],
-        "pos_label": [Real, str, "boolean", None],
+        "metrics": [tuple, list, StrOptions(set(METRICS))],
+        "pos_label": POS_LABEL,
         "average": [StrOptions({"binary", "micro", "macro"})],
         "prior": [Interval(Real, 0, None, closed="neither")],
-        "correlation": [str, tuple, list, Real],
+        "correlation": _CORRELATION,
         "method": [StrOptions(set(METHODS))],
         "rope": [Interval(Real, 0, 1, closed="left")],
-        "confidence_level": [Interval(Real, 0, 1, closed="neither")],
+        "confidence_level": CONFIDENCE_LEVEL,
         "n_draws": [Interval(Integral, 1000, None, closed="left")],
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
@@ -277,23 +284,12 @@ class BayesModelComparison(BaseEstimator):
                 f"average='binary' needs two classes; y has {classes.size} "
                 f"({classes.tolist()}). Use average='micro' or average='macro'."
             )
-        pos_label = self.pos_label
-        if pos_label is None:
-            if set(classes.tolist()) <= {0, 1, -1}:
-                pos_label = 1
-            else:
-                raise ValueError(
-                    f"pos_label=None needs labels {{0, 1}} or {{-1, 1}}; y has "
-                    f"{classes.tolist()}. Pass pos_label= one of them."
-                )
-        hits = np.flatnonzero(classes == pos_label)
-        if hits.size == 0:
-            raise ValueError(
-                f"pos_label={pos_label!r} is not a label of y; the labels are "
-                f"{classes.tolist()}."
-            )
-        return int(hits[0])
+        return _resolve_pos_label(classes, self.pos_label, strict=True, of="y")[1]
 
+    @validate_params(
+        {"X": ["array-like"], "y": ["array-like"], "groups": ["array-like", None]},
+        prefer_skip_nested_validation=False,  # the estimators validate their own
+    )
     def fit(self, X, y, groups=None, **fit_params):
         """Run the cross-validation and the Bayes test.
 
@@ -427,6 +423,7 @@ class BayesModelComparison(BaseEstimator):
             self.per_class_results_ = None
         return self
 
+    @validate_params({"as_frame": ["boolean"]}, prefer_skip_nested_validation=True)
     def summary(self, as_frame=False):
         """Table of metric x (A mean, A interval, B mean, B interval, P(H0), P(H1)).
 
@@ -501,6 +498,14 @@ class BayesModelComparison(BaseEstimator):
         ]
         return "\n".join(lines + _results_table(self.results_.values()))
 
+    @validate_params(
+        {
+            "metrics": [list, tuple, None],
+            "axes": "no_validation",
+            "labels": [tuple, list],
+        },
+        prefer_skip_nested_validation=True,
+    )
     def plot(self, metrics=None, *, axes=None, labels=("A", "B")):
         """Plot the posterior densities of A and B, as in the paper's Figures 1-3.
 

@@ -14,6 +14,8 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from ..utils._compat import Interval, StrOptions, validate_params
+
 # The ranges of the two correlations that Wang & Li (2019, section 2.3) average
 # the factor over, after Wang et al. (2014, 2017): rho1 in [0, 1/2] is the
 # correlation of the two hold-out estimates of one two-fold CV, rho2 in
@@ -54,6 +56,21 @@ def _average_factor(n_repetitions, rho1_range=RHO1_RANGE, rho2_range=RHO2_RANGE)
     return integral / area
 
 
+_CORRELATION = [
+    StrOptions(set(CORRELATIONS)),
+    tuple,
+    list,
+    Interval(Real, 0, 1, closed="right"),
+]
+
+
+@validate_params(
+    {
+        "correlation": _CORRELATION,
+        "n_repetitions": [Interval(Integral, 1, None, closed="left")],
+    },
+    prefer_skip_nested_validation=True,
+)
 def correlation_factor(correlation="wang2019", n_repetitions=3):
     """Return the factor ``c`` that turns summed counts into effective counts.
 
@@ -114,26 +131,19 @@ def correlation_factor(correlation="wang2019", n_repetitions=3):
     >>> correlation_factor((0.5, 0.5))
     0.2857142857142857
     """
-    if not isinstance(n_repetitions, Integral) or isinstance(n_repetitions, bool):
-        raise ValueError(
-            f"n_repetitions must be a positive integer; got {n_repetitions!r}."
-        )
-    if n_repetitions < 1:
-        raise ValueError(
-            f"n_repetitions must be a positive integer; got {n_repetitions!r}."
-        )
-    m = int(n_repetitions)
-    if isinstance(correlation, str):
-        if correlation == "wang2019":
-            return _average_factor(m)
-        if correlation == "wang2015":
-            return 1.0 / (2 * m)
-        if correlation == "independent":
-            return 1.0
+    if isinstance(correlation, bool):
+        # bool is a Real to Python; a factor of True would silently mean 1.0
         raise ValueError(
             f"correlation must be one of {CORRELATIONS}, a (rho1, rho2) pair or a "
             f"factor in (0, 1]; got {correlation!r}."
         )
+    m = int(n_repetitions)
+    if isinstance(correlation, str):
+        return {
+            "wang2019": _average_factor,
+            "wang2015": lambda m: 1.0 / (2 * m),
+            "independent": lambda m: 1.0,
+        }[correlation](m)
     if isinstance(correlation, tuple | list):
         if len(correlation) != 2 or not all(
             isinstance(r, Real) and not isinstance(r, bool) for r in correlation
@@ -148,18 +158,7 @@ def correlation_factor(correlation="wang2019", n_repetitions=3):
                 f"correlations rho1 and rho2 must lie in [0, 1]; got {correlation!r}."
             )
         return 1.0 / (1.0 + rho1 + 2.0 * (m - 1) * rho2)  # eq. 16, m repetitions
-    if isinstance(correlation, Real) and not isinstance(correlation, bool):
-        factor = float(correlation)
-        if not 0.0 < factor <= 1.0:
-            raise ValueError(
-                "correlation given as a factor must lie in (0, 1]; got "
-                f"{correlation!r}."
-            )
-        return factor
-    raise ValueError(
-        f"correlation must be one of {CORRELATIONS}, a (rho1, rho2) pair or a "
-        f"factor in (0, 1]; got {correlation!r}."
-    )
+    return float(correlation)
 
 
 def _check_counts(counts, name="counts", *, allow_per_class=True):
@@ -208,6 +207,7 @@ def _check_counts(counts, name="counts", *, allow_per_class=True):
     return arr
 
 
+@validate_params({"triples": ["array-like"]}, prefer_skip_nested_validation=True)
 def counts_from_triples(triples):
     """Convert (n_gold, n_pred, n_correct) triples to (TP, FP, FN) counts.
 
@@ -265,6 +265,10 @@ def _n_repetitions(n_splits, correlation, name="counts"):
     )
 
 
+@validate_params(
+    {"counts": ["array-like"], "correlation": _CORRELATION},
+    prefer_skip_nested_validation=True,
+)
 def effective_counts(counts, *, correlation="wang2019"):
     """Return the effective confusion counts of an m x 2 cross-validation.
 

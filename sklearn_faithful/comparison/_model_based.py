@@ -12,6 +12,7 @@ multi-class case (appendix A.2) share one code path.
 """
 
 import math
+import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
 
@@ -20,9 +21,14 @@ from scipy import special
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from ..utils._compat import Interval, StrOptions, validate_parameter_constraints
+from ..utils._compat import (
+    Interval,
+    StrOptions,
+    validate_parameter_constraints,
+    validate_params,
+)
 from ..utils._results import ConfidenceInterval, _two_sided_z
-from ..utils._validation import _check_confidence_level, _encode
+from ..utils._validation import CONFIDENCE_LEVEL, _encode, _resolve_pos_label
 
 METHODS = ("goyal2023", "delta")
 
@@ -111,6 +117,9 @@ class ModelBasedTestResult:
         """The effect the method's interval is centred on."""
         return self.corrected_effect if self.method == "delta" else self.effect
 
+    @validate_params(
+        {"confidence_level": CONFIDENCE_LEVEL}, prefer_skip_nested_validation=True
+    )
     def confidence_interval(self, confidence_level=0.95):
         """The method's confidence interval of the effect at another level.
 
@@ -239,15 +248,41 @@ def _two_sided(statistic, variance):
     return float(2 * special.ndtr(-abs(statistic) / math.sqrt(variance)))
 
 
-def _check_rates(precision, false_omission_rate):
-    for name, value in (
-        ("precision", precision),
-        ("false_omission_rate", false_omission_rate),
-    ):
-        if not (isinstance(value, Real) and 0 <= value <= 1):
-            raise ValueError(f"{name} must be a number in [0, 1]; got {value!r}.")
+_RATE = [Interval(Real, 0, 1, closed="both")]
+_N_PREDICTED = [Interval(Integral, 1, None, closed="left"), None]
+_POS_LABEL = [Real, str, "boolean"]
+# positive_label: the name before scikit-learn's pos_label, deprecated in 0.1
+_DEPRECATED_POS_LABEL = [Real, str, "boolean"]
 
 
+def _deprecated_pos_label(pos_label, positive_label):
+    """Return ``(pos_label, name)``, taking the deprecated alias if it was given."""
+    if isinstance(positive_label, str) and positive_label == "deprecated":
+        return pos_label, "pos_label"
+    warnings.warn(
+        "positive_label was renamed pos_label, as in scikit-learn, in 0.1 and "
+        "will be removed in 0.2; pass pos_label instead.",
+        FutureWarning,
+        stacklevel=3,
+    )
+    return positive_label, "positive_label (deprecated alias of pos_label)"
+
+
+@validate_params(
+    {
+        "mean_c": _RATE,
+        "n_c": [Interval(Integral, 2, None, closed="left")],
+        "mean_t": _RATE,
+        "n_t": [Interval(Integral, 2, None, closed="left")],
+        "precision": _RATE,
+        "false_omission_rate": _RATE,
+        "confidence_level": CONFIDENCE_LEVEL,
+        "method": [StrOptions(set(METHODS))],
+        "n_predicted_positive": _N_PREDICTED,
+        "n_predicted_negative": _N_PREDICTED,
+    },
+    prefer_skip_nested_validation=True,
+)
 def model_based_test_from_summary(
     mean_c,
     n_c,
@@ -303,13 +338,6 @@ def model_based_test_from_summary(
     >>> f"{res.var_model_c:.2e}", res.significant_deterministic, res.significant_model
     ('7.50e-06', True, False)
     """
-    _check_confidence_level(confidence_level)
-    for name, n in (("n_c", n_c), ("n_t", n_t)):
-        if not (isinstance(n, Integral) and n >= 2):
-            raise ValueError(f"{name} must be an integer >= 2; got {n!r}.")
-    for name, mean in (("mean_c", mean_c), ("mean_t", mean_t)):
-        if not (isinstance(mean, Real) and 0 <= mean <= 1):
-            raise ValueError(f"{name} must be a rate in [0, 1]; got {mean!r}.")
     test = ModelBasedMetricTest.from_rates(
         precision,
         false_omission_rate,
@@ -340,7 +368,7 @@ class ModelBasedMetricTest(BaseEstimator):
         ``classes_``. It is wrapped, never refitted. None only through
         :meth:`from_rates`.
 
-    positive_label : int, float, bool or str, default=1
+    pos_label : int, float, bool or str, default=1
         The class whose rate is compared (toxic, defective, ...).
 
     confidence_level : float, default=0.95
@@ -358,6 +386,10 @@ class ModelBasedMetricTest(BaseEstimator):
         bias-corrected effect ``p_R,T - p_R,C``, whose variance adds the
         uncertainty of precision and FOR from the finite annotated set
         (delta method). See the user guide for their coverage.
+
+    positive_label : int, float, bool or str, default="deprecated"
+        Deprecated alias of ``pos_label`` (its name before 0.1); it will be
+        removed in 0.2.
 
     Attributes
     ----------
@@ -399,26 +431,29 @@ class ModelBasedMetricTest(BaseEstimator):
 
     _parameter_constraints = {
         "metric_model": "no_validation",
-        "positive_label": [Real, str, "boolean"],
+        "pos_label": _POS_LABEL,
         "confidence_level": [Interval(Real, 0, 1, closed="neither")],
         "paired": ["boolean"],
         "method": [StrOptions(set(METHODS))],
+        "positive_label": _DEPRECATED_POS_LABEL,
     }
 
     def __init__(
         self,
         metric_model,
         *,
-        positive_label=1,
+        pos_label=1,
         confidence_level=0.95,
         paired=False,
         method="goyal2023",
+        positive_label="deprecated",
     ):
         self.metric_model = metric_model
-        self.positive_label = positive_label
+        self.pos_label = pos_label
         self.confidence_level = confidence_level
         self.paired = paired
         self.method = method
+        self.positive_label = positive_label
 
     def _validate(self):
         validate_parameter_constraints(
@@ -438,18 +473,15 @@ class ModelBasedMetricTest(BaseEstimator):
 
     def _set_rates(self, classes, counts):
         classes = np.asarray(classes)
-        hits = np.flatnonzero(classes == self.positive_label)
-        if hits.size == 0:
-            raise ValueError(
-                f"positive_label={self.positive_label!r} is not a class of the "
-                f"metric model {classes.tolist()}."
-            )
-        pos = int(hits[0])
+        pos_label, name = _deprecated_pos_label(self.pos_label, self.positive_label)
+        pos_label, pos = _resolve_pos_label(
+            classes, pos_label, name=name, of="the metric model's classes"
+        )
         column = counts.sum(axis=0)
         if column[pos] == 0:
             raise ValueError(
-                "the metric model never predicts positive_label="
-                f"{self.positive_label!r} on the annotated set, so its precision "
+                "the metric model never predicts positive class pos_label="
+                f"{pos_label!r} on the annotated set, so its precision "
                 "is undefined; annotate items it flags as positive."
             )
         unused = np.flatnonzero(column == 0)
@@ -462,7 +494,7 @@ class ModelBasedMetricTest(BaseEstimator):
         if column.sum() == column[pos]:
             raise ValueError(
                 "the metric model never predicts a class other than "
-                f"positive_label={self.positive_label!r} on the annotated set, so "
+                f"pos_label={pos_label!r} on the annotated set, so "
                 "its false omission rate is undefined; annotate items it flags as "
                 "negative."
             )
@@ -478,6 +510,10 @@ class ModelBasedMetricTest(BaseEstimator):
         self._pos = pos
         return self
 
+    @validate_params(
+        {"X_annotated": ["array-like"], "y_annotated": ["array-like"]},
+        prefer_skip_nested_validation=True,
+    )
     def fit(self, X_annotated, y_annotated):
         """Measure the metric model's errors on human-annotated data.
 
@@ -509,6 +545,18 @@ class ModelBasedMetricTest(BaseEstimator):
         return self._set_rates(classes, counts)
 
     @classmethod
+    @validate_params(
+        {
+            "precision": _RATE,
+            "false_omission_rate": _RATE,
+            "n_predicted_positive": _N_PREDICTED,
+            "n_predicted_negative": _N_PREDICTED,
+            "classes": ["array-like"],
+            "pos_label": _POS_LABEL,
+            "positive_label": _DEPRECATED_POS_LABEL,
+        },
+        prefer_skip_nested_validation=True,
+    )
     def from_rates(
         cls,
         precision,
@@ -517,7 +565,8 @@ class ModelBasedMetricTest(BaseEstimator):
         n_predicted_positive=None,
         n_predicted_negative=None,
         classes=(0, 1),
-        positive_label=1,
+        pos_label=1,
+        positive_label="deprecated",
         **kwargs,
     ):
         """A fitted test from published precision and FOR, without annotated data.
@@ -534,8 +583,10 @@ class ModelBasedMetricTest(BaseEstimator):
             ``method="delta"``.
         classes : tuple of two labels, default=(0, 1)
             Labels of the metric model, negative class first or not.
-        positive_label : label, default=1
+        pos_label : label, default=1
             One of ``classes``.
+        positive_label : label
+            Deprecated alias of ``pos_label``.
         **kwargs
             ``confidence_level``, ``paired`` and ``method``.
 
@@ -544,28 +595,16 @@ class ModelBasedMetricTest(BaseEstimator):
         test : ModelBasedMetricTest
             Ready for :meth:`test_labels` (``metric_model`` is None).
         """
-        _check_rates(precision, false_omission_rate)
-        test = cls(None, positive_label=positive_label, **kwargs)
+        pos_label, name = _deprecated_pos_label(pos_label, positive_label)
+        test = cls(None, pos_label=pos_label, **kwargs)
         test._validate()
         classes = np.asarray(classes)
         if classes.shape != (2,):
             raise ValueError(f"classes must hold two labels; got {classes.tolist()}.")
-        order = np.argsort(classes)
-        classes = classes[order]
-        hits = np.flatnonzero(classes == positive_label)
-        if hits.size == 0:
-            raise ValueError(
-                f"positive_label={positive_label!r} is not in classes "
-                f"{classes.tolist()}."
-            )
-        pos = int(hits[0])
+        classes = np.sort(classes)
+        _, pos = _resolve_pos_label(classes, pos_label, name=name, of="classes")
         sizes = (n_predicted_positive, n_predicted_negative)
         known = all(n is not None for n in sizes)
-        if known and not all(isinstance(n, Integral) and n >= 1 for n in sizes):
-            raise ValueError(
-                "n_predicted_positive and n_predicted_negative must be positive "
-                f"integers; got {sizes!r}."
-            )
         q = np.empty(2)
         q[pos], q[1 - pos] = precision, false_omission_rate
         n_observed = np.empty(2)
@@ -600,6 +639,10 @@ class ModelBasedMetricTest(BaseEstimator):
             )
         return q, q * (1 - q) / self.n_observed_
 
+    @validate_params(
+        {"labels_c": ["array-like"], "labels_t": ["array-like"]},
+        prefer_skip_nested_validation=True,
+    )
     def test_labels(self, labels_c, labels_t):
         """Compare the systems from the metric model's labels of their outputs.
 
@@ -648,6 +691,10 @@ class ModelBasedMetricTest(BaseEstimator):
             self.confidence_level,
         )
 
+    @validate_params(
+        {"outputs_c": ["array-like"], "outputs_t": ["array-like"]},
+        prefer_skip_nested_validation=True,
+    )
     def test(self, outputs_c, outputs_t):
         """Compare the systems from their outputs, labelled by the metric model.
 

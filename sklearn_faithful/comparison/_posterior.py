@@ -17,14 +17,26 @@ densities are computed in log space.
 """
 
 from functools import cached_property
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 from scipy import special, stats
 
+from ..utils._compat import Interval, StrOptions, validate_params
 from ..utils._random import _generator
+from ..utils._validation import CONFIDENCE_LEVEL, RANDOM_STATE, _validate_init_params
 
 METRICS = ("precision", "recall", "f1")
+
+_SHAPE_CONSTRAINTS = {
+    "a": [Interval(Real, 0, None, closed="neither")],
+    "b": [Interval(Real, 0, None, closed="neither")],
+}
+_INTERVAL_CONSTRAINTS = {"confidence": CONFIDENCE_LEVEL}
+_RVS_CONSTRAINTS = {
+    "size": [Interval(Integral, 0, None, closed="left"), tuple, None],
+    "random_state": RANDOM_STATE,
+}
 
 # Composite Gauss-Legendre rule in z = Phi^{-1}(u) on [-Z_MAX, Z_MAX]: the
 # standard normal mass left out is 2 Phi(-13) ~ 1e-38.
@@ -134,6 +146,9 @@ class _BetaTransformPosterior:
         """Posterior median."""
         return float(self.ppf(0.5))
 
+    @validate_params(
+        {"confidence": CONFIDENCE_LEVEL}, prefer_skip_nested_validation=True
+    )
     def interval(self, confidence):
         """Equal-tailed credible interval with probability ``confidence``.
 
@@ -148,13 +163,10 @@ class _BetaTransformPosterior:
             The ``(1 - confidence) / 2`` and ``(1 + confidence) / 2``
             quantiles (eqs. 28-30).
         """
-        if not (isinstance(confidence, Real) and 0 < confidence < 1):
-            raise ValueError(
-                f"confidence must be a number in (0, 1); got {confidence!r}."
-            )
         tail = (1.0 - confidence) / 2
         return float(self.ppf(tail)), float(self.isf(tail))
 
+    @validate_params(_RVS_CONSTRAINTS, prefer_skip_nested_validation=True)
     def rvs(self, size=None, random_state=None):
         """Draw random samples.
 
@@ -181,6 +193,7 @@ class _BetaTransformPosterior:
             self.isf(_Z_TAIL),
         )
 
+    @validate_params({"func": [callable]}, prefer_skip_nested_validation=True)
     def expect(self, func):
         """Posterior expectation of ``func(metric)`` by quadrature.
 
@@ -244,8 +257,13 @@ class BetaPosterior(_BetaTransformPosterior):
     (0.825, 0.944)
     """
 
+    _parameter_constraints = {
+        **_SHAPE_CONSTRAINTS,
+        "metric": [StrOptions({"precision", "recall"})],
+    }
+
     def __init__(self, a, b, metric="precision"):
-        _check_shape_parameters(a=a, b=b)
+        _validate_init_params(self, dict(a=a, b=b, metric=metric))
         super().__init__(a, b)
         self.a = float(a)
         self.b = float(b)
@@ -317,8 +335,10 @@ class F1Posterior(_BetaTransformPosterior):
 
     metric = "f1"
 
+    _parameter_constraints = _SHAPE_CONSTRAINTS
+
     def __init__(self, a, b):
-        _check_shape_parameters(a=a, b=b)
+        _validate_init_params(self, dict(a=a, b=b))
         super().__init__(b, a)  # W ~ Beta(b, a)
         self.a = float(a)
         self.b = float(b)
@@ -383,7 +403,23 @@ class MacroPosterior:
         Seed of those draws.
     """
 
+    _parameter_constraints = {
+        "components": [list, tuple],
+        "n_draws": [Interval(Integral, 1, None, closed="left")],
+        "random_state": RANDOM_STATE,
+    }
+
     def __init__(self, components, n_draws=1_000_000, random_state=0):
+        _validate_init_params(
+            self,
+            dict(components=components, n_draws=n_draws, random_state=random_state),
+        )
+        metrics = {getattr(post, "metric", None) for post in components}
+        if len(components) == 0 or len(metrics) != 1 or None in metrics:
+            raise ValueError(
+                "components must be a non-empty list of posteriors of one metric "
+                f"(BetaPosterior or F1Posterior); got {components!r}."
+            )
         self.components = list(components)
         self.metric = self.components[0].metric
         self.n_draws = n_draws
@@ -392,6 +428,7 @@ class MacroPosterior:
     def __repr__(self):
         return f"MacroPosterior({len(self.components)} classes, metric={self.metric!r})"
 
+    @validate_params(_RVS_CONSTRAINTS, prefer_skip_nested_validation=True)
     def rvs(self, size=None, random_state=None):
         """Draw the macro average: one draw from each class, averaged."""
         rng = _generator(random_state)
@@ -422,6 +459,9 @@ class MacroPosterior:
         """Monte-Carlo cdf."""
         return np.searchsorted(self._draws, x, side="right") / self._draws.size
 
+    @validate_params(
+        {"confidence": CONFIDENCE_LEVEL}, prefer_skip_nested_validation=True
+    )
     def interval(self, confidence):
         """Equal-tailed credible interval from the draws."""
         tail = (1.0 - confidence) / 2
@@ -436,12 +476,6 @@ class MacroPosterior:
     def _kde(self):
         step = max(1, self._draws.size // 20_000)
         return stats.gaussian_kde(self._draws[::step])
-
-
-def _check_shape_parameters(**params):
-    for name, value in params.items():
-        if not (isinstance(value, Real) and np.isfinite(value) and value > 0):
-            raise ValueError(f"{name} must be a finite positive number; got {value!r}.")
 
 
 def _check_effective(counts_e):
@@ -459,15 +493,14 @@ def _check_effective(counts_e):
     return arr
 
 
-def _check_prior(prior):
-    if not (isinstance(prior, Real) and np.isfinite(prior) and prior > 0):
-        raise ValueError(
-            "prior must be a finite positive number, the lambda of the "
-            f"Beta(lambda, lambda) prior (1.0 in the paper); got {prior!r}."
-        )
-    return float(prior)
-
-
+@validate_params(
+    {
+        "counts_e": ["array-like"],
+        "metric": [StrOptions(set(METRICS))],
+        "prior": [Interval(Real, 0, None, closed="neither")],
+    },
+    prefer_skip_nested_validation=True,
+)
 def metric_posterior(counts_e, metric="f1", *, prior=1.0):
     """Return the posterior of precision, recall or F1 from effective counts.
 
@@ -513,11 +546,9 @@ def metric_posterior(counts_e, metric="f1", *, prior=1.0):
     0.9091
     """
     tp, fp, fn = _check_effective(counts_e)[:3]
-    lam = _check_prior(prior)
+    lam = float(prior)
     if metric == "precision":
         return BetaPosterior(tp + lam, fp + lam, metric="precision")  # eq. 25
     if metric == "recall":
         return BetaPosterior(tp + lam, fn + lam, metric="recall")  # eq. 26
-    if metric == "f1":
-        return F1Posterior(a=fp + fn + 2 * lam, b=tp + lam)  # eq. 27
-    raise ValueError(f"metric must be one of {METRICS}; got {metric!r}.")
+    return F1Posterior(a=fp + fn + 2 * lam, b=tp + lam)  # eq. 27

@@ -23,6 +23,7 @@ from ..utils._validation import (
     _check_y_true,
     _encode,
     _raise_for_bad_probabilities,
+    _resolve_pos_label,
     _row_sum_tolerance,
     _unique_labels,
     _warn_rows_not_normalized,
@@ -100,19 +101,18 @@ def _resolve_classes(y, labels, n_columns, pos_label):
             f"the classes are {classes.tolist()!r}. Pass y_proba with one column "
             "per class (the output of predict_proba)."
         )
-    if pos_label is None:
-        if classes.shape[0] < 2:
-            raise ValueError(
-                "y_proba is 1-D and y_true holds a single class, so it is unknown "
-                "which class y_proba is the probability of. Pass pos_label (or "
-                "labels with both classes)."
-            )
-        pos_label = classes[-1]
-    elif pos_label not in classes.tolist():
+    if pos_label is None and classes.shape[0] < 2:
         raise ValueError(
-            f"pos_label={pos_label!r} is not a valid label. It should be one of "
-            f"{classes.tolist()!r}; 1-D y_proba is the probability of pos_label."
+            "y_proba is 1-D and y_true holds a single class, so it is unknown "
+            "which class y_proba is the probability of. Pass pos_label (or "
+            "labels with both classes)."
         )
+    pos_label, _ = _resolve_pos_label(
+        classes,
+        pos_label,
+        of="the classes",
+        hint=" 1-D y_proba is the probability of pos_label.",
+    )
     return classes, pos_label
 
 
@@ -334,12 +334,7 @@ def _select_binary(classes, pos_label):
             "average='binary'. Please choose another average setting, one of "
             f"{[a for a in AVERAGE_OPTIONS if a != 'binary'] + [None]!r}."
         )
-    if pos_label not in classes.tolist():
-        raise ValueError(
-            f"pos_label={pos_label!r} is not a valid label. It should be one of "
-            f"{classes.tolist()!r}."
-        )
-    return classes.tolist().index(pos_label)
+    return _resolve_pos_label(classes, pos_label, of="the classes")[1]
 
 
 @validate_params(

@@ -9,10 +9,12 @@ forwarding and metadata routing) is scikit-learn's own.
 
 from copy import deepcopy
 
+import numpy as np
 from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 
 from ..utils._compat import _Scorer
+from ..utils._validation import _resolve_pos_label
 from ._confidence import cf1_score, cprecision_score, crecall_score
 
 
@@ -40,9 +42,11 @@ class _ConfidenceScorer(_Scorer):
         if len(classes) == 2:
             # scikit-learn passes a binary classifier's predict_proba as the 1-D
             # probability of pos_label; None means classes_[-1], as in sklearn.
-            pos_label = params.get("pos_label", 1)
-            if pos_label is None:
-                pos_label = classes[-1]
+            pos_label, _ = _resolve_pos_label(
+                np.asarray(classes),
+                params.get("pos_label", 1),
+                of="the estimator's classes_",
+            )
             params["pos_label"] = pos_label
         y_proba = method_caller(estimator, "predict_proba", X, pos_label=pos_label)
         params["labels"] = classes

@@ -17,6 +17,7 @@ from sklearn import metrics as skm
 
 from ..metrics import _confidence as conf
 from ..metrics._prf import _precision_recall_fscore, _zero_division_value
+from ..utils._validation import _pos_label_index
 
 # metric function -> (kind, which, default beta)
 _KNOWN = {
@@ -145,8 +146,7 @@ class HardLabelStats:
         return [full.sum(axis=3), full.sum(axis=2)]  # axes: (b, true, a, b)
 
     def pos_index(self, pos_label):
-        hits = np.flatnonzero(self.classes == pos_label)
-        return int(hits[0]) if hits.size else -1
+        return _pos_label_index(self.classes, pos_label)
 
 
 def metric_from_tables(tables, spec, pos_index, n):

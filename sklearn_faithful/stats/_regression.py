@@ -8,11 +8,15 @@ with power ``1 - beta``, and the ``n`` that reaches a target ``theta``.
 
 import json
 import math
+import os
 from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
 from scipy import special
+
+from ..utils._compat import Interval, validate_params
+from ..utils._validation import _validate_init_params
 
 
 @dataclass(frozen=True)
@@ -57,19 +61,10 @@ class RegressionCheckResult:
     paired: bool
 
 
-def _check_rate(name, value):
-    if not (isinstance(value, Real) and 0 < value < 0.5):
-        raise ValueError(f"{name} must be a number in (0, 0.5); got {value!r}.")
-
-
-def _check_positive(name, value):
-    if not (isinstance(value, Real) and np.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a finite number > 0; got {value!r}.")
-
-
-def _check_n(n, minimum=1):
-    if not (isinstance(n, Integral) and n >= minimum):
-        raise ValueError(f"n must be an integer >= {minimum}; got {n!r}.")
+# alpha and beta are error rates of a one-tailed test: below one half
+_RATE = [Interval(Real, 0, 0.5, closed="neither")]
+_POSITIVE = [Interval(Real, 0, None, closed="neither")]
+_N_ITEMS = [Interval(Integral, 1, None, closed="left")]
 
 
 def _check_scores(scores):
@@ -85,6 +80,13 @@ def _check_scores(scores):
     return arr
 
 
+@validate_params(
+    {
+        "scores": ["array-like", None],
+        "proportion": [Interval(Real, 0, 1, closed="both"), None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def estimate_sigma(scores=None, *, proportion=None):
     """Standard deviation of per-item scores, from the scores or from a rate.
 
@@ -115,12 +117,20 @@ def estimate_sigma(scores=None, *, proportion=None):
     if (scores is None) == (proportion is None):
         raise ValueError("pass exactly one of scores and proportion.")
     if proportion is not None:
-        if not (isinstance(proportion, Real) and 0 <= proportion <= 1):
-            raise ValueError(f"proportion must be in [0, 1]; got {proportion!r}.")
         return math.sqrt(proportion * (1 - proportion))
     return float(_check_scores(scores).std(ddof=1))
 
 
+@validate_params(
+    {
+        "reference_mean": [Interval(Real, None, None, closed="neither")],
+        "sigma": _POSITIVE,
+        "n": _N_ITEMS,
+        "alpha": _RATE,
+        "higher_is_better": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def regression_threshold(
     reference_mean, sigma, n, *, alpha=0.05, higher_is_better=True
 ):
@@ -152,15 +162,16 @@ def regression_threshold(
     >>> round(regression_threshold(0.9, 0.3, 1000), 4)
     0.8779
     """
-    _check_positive("sigma", sigma)
-    _check_n(n)
-    _check_rate("alpha", alpha)
     se = math.sqrt(2 * sigma**2 / n)
     # section D: gamma = x_ref + Phi^-1(alpha) sqrt(2 sigma^2 / n)
     shift = float(special.ndtri(alpha)) * se  # negative for alpha < 0.5
     return reference_mean + shift if higher_is_better else reference_mean - shift
 
 
+@validate_params(
+    {"sigma": _POSITIVE, "n": _N_ITEMS + ["array-like"], "alpha": _RATE, "beta": _RATE},
+    prefer_skip_nested_validation=True,
+)
 def minimum_detectable_effect(sigma, n, *, alpha=0.05, beta=0.2):
     """Smallest true drop ``theta`` detected with power ``1 - beta``.
 
@@ -187,9 +198,6 @@ def minimum_detectable_effect(sigma, n, *, alpha=0.05, beta=0.2):
     >>> round(minimum_detectable_effect(0.3, 1000), 4)
     0.0334
     """
-    _check_positive("sigma", sigma)
-    _check_rate("alpha", alpha)
-    _check_rate("beta", beta)
     n_arr = np.asarray(n)
     if n_arr.dtype.kind not in "iu" or (n_arr < 1).any():
         raise ValueError(f"n must hold integers >= 1; got {n!r}.")
@@ -199,6 +207,17 @@ def minimum_detectable_effect(sigma, n, *, alpha=0.05, beta=0.2):
     return float(theta) if theta.ndim == 0 else theta
 
 
+@validate_params(
+    {
+        "sigma": _POSITIVE,
+        "theta": _POSITIVE,
+        "alpha": _RATE,
+        "beta": _RATE,
+        "return_table": ["boolean"],
+        "table_sizes": ["array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def required_sample_size(
     sigma, theta, *, alpha=0.05, beta=0.2, return_table=False, table_sizes=None
 ):
@@ -232,10 +251,6 @@ def required_sample_size(
     >>> required_sample_size(0.3, 0.02)
     2783
     """
-    _check_positive("sigma", sigma)
-    _check_positive("theta", theta)
-    _check_rate("alpha", alpha)
-    _check_rate("beta", beta)
     # section D: n = ceil(2 sigma^2 (z_{1-alpha} + z_{1-beta})^2 / theta^2)
     z = float(special.ndtri(1 - alpha) + special.ndtri(1 - beta))
     n = max(1, math.ceil(2 * sigma**2 * z**2 / theta**2))
@@ -319,14 +334,24 @@ class AccuracyRegressionTest:
         self.higher_is_better = higher_is_better
         self.paired = paired
 
-    def _validate(self):
-        _check_rate("alpha", self.alpha)
-        _check_rate("beta", self.beta)
-        if self.theta is not None:
-            _check_positive("theta", self.theta)
-        if self.sigma is not None:
-            _check_positive("sigma", self.sigma)
+    _parameter_constraints = {
+        "alpha": _RATE,
+        "beta": _RATE,
+        "theta": _POSITIVE + [None],
+        "sigma": _POSITIVE + [None],
+        "higher_is_better": ["boolean"],
+        "paired": ["boolean"],
+    }
 
+    def _validate(self):
+        _validate_init_params(
+            self, {name: getattr(self, name) for name in self._parameter_constraints}
+        )
+
+    @validate_params(
+        {"sigma": _POSITIVE + [None], "theta": _POSITIVE + [None]},
+        prefer_skip_nested_validation=True,
+    )
     def plan(self, sigma=None, theta=None):
         """Items per run needed to catch a drop of ``theta`` (closed form)."""
         self._validate()
@@ -336,6 +361,7 @@ class AccuracyRegressionTest:
             raise ValueError("plan needs sigma and theta (as arguments or set).")
         return required_sample_size(sigma, theta, alpha=self.alpha, beta=self.beta)
 
+    @validate_params({"scores": ["array-like"]}, prefer_skip_nested_validation=True)
     def set_reference(self, scores):
         """Store the reference run's per-item scores.
 
@@ -370,6 +396,7 @@ class AccuracyRegressionTest:
         self.reference_scores_ = arr.copy() if self.paired else None
         return self
 
+    @validate_params({"scores": ["array-like"]}, prefer_skip_nested_validation=True)
     def check(self, scores):
         """Test a new run against the reference.
 
@@ -385,6 +412,7 @@ class AccuracyRegressionTest:
         """
         if not hasattr(self, "reference_mean_"):
             raise ValueError("call set_reference (or load) before check.")
+        self._validate()
         arr = _check_scores(scores)
         if arr.size != self.n_:
             raise ValueError(
@@ -425,6 +453,7 @@ class AccuracyRegressionTest:
             paired=self.paired,
         )
 
+    @validate_params({"path": [str, os.PathLike]}, prefer_skip_nested_validation=True)
     def save(self, path):
         """Write the settings and the reference to a JSON file."""
         if not hasattr(self, "reference_mean_"):
@@ -447,6 +476,7 @@ class AccuracyRegressionTest:
             json.dump(data, fh, indent=1)
 
     @classmethod
+    @validate_params({"path": [str, os.PathLike]}, prefer_skip_nested_validation=True)
     def load(cls, path):
         """Read a gate written by :meth:`save`."""
         with open(path, encoding="utf-8") as fh:

@@ -15,13 +15,18 @@ import numpy as np
 from scipy import stats
 from sklearn.metrics import cohen_kappa_score
 
-from ..utils._compat import scipy_bootstrap_rng
+from ..utils._compat import Interval, StrOptions, scipy_bootstrap_rng, validate_params
 from ..utils._random import _generator
 from ..utils._results import ConfidenceInterval
-from ..utils._validation import _check_confidence_level, _encode
+from ..utils._validation import (
+    ALTERNATIVE,
+    CONFIDENCE_LEVEL,
+    RANDOM_STATE,
+    _encode,
+    _pos_label_index,
+)
 from ._fast_metrics import HardLabelStats, metric_from_tables, prf_batch, resolve_metric
 
-ALTERNATIVES = ("two-sided", "less", "greater")
 _CHUNK_ELEMENTS = 20_000_000
 
 
@@ -123,16 +128,21 @@ class SignTestResult:
     confidence_interval: ConfidenceInterval
 
 
-def _check_common(n_resamples, confidence_level, alternative):
-    if not (isinstance(n_resamples, Integral) and n_resamples >= 1):
-        raise ValueError(
-            f"n_resamples must be a positive integer; got {n_resamples!r}."
-        )
-    _check_confidence_level(confidence_level)
-    if alternative not in ALTERNATIVES:
-        raise ValueError(
-            f"alternative must be one of {ALTERNATIVES}; got {alternative!r}."
-        )
+_RESAMPLING_CONSTRAINTS = {
+    "metric": [callable, str],
+    "metric_kwargs": [dict, None],
+    "n_resamples": [Interval(Integral, 1, None, closed="left")],
+    "confidence_level": CONFIDENCE_LEVEL,
+    "alternative": ALTERNATIVE,
+    "fast": ["boolean"],
+    "random_state": RANDOM_STATE,
+}
+_PAIRED_CONSTRAINTS = {
+    "y_true": ["array-like"],
+    "y_pred_a": ["array-like"],
+    "y_pred_b": ["array-like"],
+    **_RESAMPLING_CONSTRAINTS,
+}
 
 
 def _check_arrays(y_true, *y_preds, names=("y_pred",), min_samples=2):
@@ -207,8 +217,7 @@ class _CStats:
         # eq. 7 of Yacouby & Axman) and true count (TP_k + FN_k, eq. 8)
         self.features = np.hstack([onehot * proba, proba, onehot])
         self.k = classes.size
-        hits = np.flatnonzero(classes == spec["pos_label"])
-        self.pos_index = int(hits[0]) if hits.size else -1
+        self.pos_index = _pos_label_index(classes, spec["pos_label"])
         if spec["average"] == "binary" and self.pos_index < 0:
             raise _NoFastPath
 
@@ -254,6 +263,16 @@ def _hard_bootstrap(stats_, rng, n_resamples):
     )
 
 
+@validate_params(
+    {
+        "y_true": ["array-like"],
+        "y_pred": ["array-like"],
+        **_RESAMPLING_CONSTRAINTS,
+        "method": [StrOptions({"percentile", "basic", "bca"})],
+    },
+    # the user's metric validates its own metric_kwargs on every call
+    prefer_skip_nested_validation=False,
+)
 def bootstrap_confidence_interval(
     y_true,
     y_pred,
@@ -327,11 +346,6 @@ def bootstrap_confidence_interval(
     >>> round(res.statistic, 3), res.fast_path
     (0.833, True)
     """
-    _check_common(n_resamples, confidence_level, alternative)
-    if method not in ("percentile", "basic", "bca"):
-        raise ValueError(
-            f"method must be 'percentile', 'basic' or 'bca'; got {method!r}."
-        )
     y_true, (y_pred,) = _check_arrays(y_true, y_pred)
     func, kwargs, spec = resolve_metric(metric, metric_kwargs)
     statistic = float(func(y_true, y_pred, **kwargs))
@@ -430,7 +444,6 @@ def _paired_setup(
     confidence_level,
     alternative,
 ):
-    _check_common(n_resamples, confidence_level, alternative)
     y_true, (a, b) = _check_arrays(
         y_true, y_pred_a, y_pred_b, names=("y_pred_a", "y_pred_b")
     )
@@ -454,6 +467,7 @@ def _paired_bootstrap_diffs(y_true, a, b, func, kwargs, spec, rng, n_resamples, 
     return diffs, False
 
 
+@validate_params(_PAIRED_CONSTRAINTS, prefer_skip_nested_validation=False)
 def paired_bootstrap_test(
     y_true,
     y_pred_a,
@@ -537,6 +551,7 @@ def _swap_cells(hard):
     return y * k * k + b * k + a, a != b
 
 
+@validate_params(_PAIRED_CONSTRAINTS, prefer_skip_nested_validation=False)
 def paired_permutation_test(
     y_true,
     y_pred_a,
@@ -671,6 +686,16 @@ def _fast_permutation(y_true, a, b, spec, kwargs, rng, n_resamples):
     return np.concatenate(out)
 
 
+@validate_params(
+    {
+        "y_true": ["array-like"],
+        "y_pred_a": ["array-like"],
+        "y_pred_b": ["array-like"],
+        "alternative": ALTERNATIVE,
+        "confidence_level": CONFIDENCE_LEVEL,
+    },
+    prefer_skip_nested_validation=True,
+)
 def sign_test(
     y_true, y_pred_a, y_pred_b, *, alternative="two-sided", confidence_level=0.95
 ):
@@ -706,7 +731,6 @@ def sign_test(
     >>> res.n_b_better, res.n_a_better, round(res.pvalue, 4)
     (8, 0, 0.0078)
     """
-    _check_common(1, confidence_level, alternative)
     y_true, (a, b) = _check_arrays(
         y_true, y_pred_a, y_pred_b, names=("y_pred_a", "y_pred_b"), min_samples=1
     )
@@ -754,6 +778,18 @@ def _kappa_batch(tables, weights):
         return 1.0 - num / den
 
 
+@validate_params(
+    {
+        "y1": ["array-like"],
+        "y2": ["array-like"],
+        "weights": [StrOptions({"linear", "quadratic"}), None],
+        "n_resamples": _RESAMPLING_CONSTRAINTS["n_resamples"],
+        "confidence_level": CONFIDENCE_LEVEL,
+        "alternative": ALTERNATIVE,
+        "random_state": RANDOM_STATE,
+    },
+    prefer_skip_nested_validation=True,
+)
 def kappa_confidence_interval(
     y1,
     y2,
@@ -792,11 +828,6 @@ def kappa_confidence_interval(
     >>> round(res.statistic, 3)
     0.697
     """
-    _check_common(n_resamples, confidence_level, alternative)
-    if weights not in (None, "linear", "quadratic"):
-        raise ValueError(
-            f"weights must be None, 'linear' or 'quadratic'; got {weights!r}."
-        )
     y1, (y2,) = _check_arrays(y1, y2, names=("y2",))
     statistic = float(cohen_kappa_score(y1, y2, weights=weights))
     rng = _generator(random_state)

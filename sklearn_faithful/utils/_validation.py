@@ -9,7 +9,18 @@ import warnings
 from numbers import Real
 
 import numpy as np
+from sklearn import get_config
 from sklearn.utils import column_or_1d
+
+from ._compat import Interval, StrOptions, validate_parameter_constraints
+
+# Declarative constraints (scikit-learn's ``_parameter_constraints`` format)
+# shared by the public functions and classes, so that one parameter is checked
+# one way everywhere.
+CONFIDENCE_LEVEL = [Interval(Real, 0, 1, closed="neither")]
+RANDOM_STATE = ["random_state", np.random.Generator]
+POS_LABEL = [Real, str, "boolean", None]
+ALTERNATIVE = [StrOptions({"two-sided", "less", "greater"})]
 
 # Integer labels spanning at most this many values (per sample) are encoded with a
 # lookup table, an O(n) pass, instead of a sort.
@@ -42,6 +53,59 @@ def check_matplotlib(caller):
             "with: pip install 'sklearn-faithful[plot]'"
         ) from exc
     return plt
+
+
+def _validate_init_params(instance, params):
+    """Check ``params`` against ``type(instance)._parameter_constraints``.
+
+    For the classes that are not scikit-learn estimators (posteriors, the
+    regression gate), whose parameters are checked when they are built.
+    """
+    if get_config()["skip_parameter_validation"]:
+        return
+    validate_parameter_constraints(
+        type(instance)._parameter_constraints,
+        params,
+        caller_name=type(instance).__name__,
+    )
+
+
+def _pos_label_index(classes, pos_label):
+    """Position of ``pos_label`` in the 1-D array ``classes``, or -1."""
+    try:
+        return classes.tolist().index(pos_label)
+    except ValueError:
+        return -1
+
+
+def _resolve_pos_label(
+    classes, pos_label, *, strict=False, name="pos_label", of="y_true", hint=""
+):
+    """Return ``(pos_label, index)``: the positive class and its position.
+
+    The one rule of the package: ``pos_label=None`` means the greater of two
+    classes, ``classes[-1]`` (1 for {0, 1} and {-1, 1}, as scikit-learn's
+    binary convention). With ``strict``, None is accepted only for labels
+    {0, 1}, {-1, 1} or {False, True}, where that choice is unambiguous, as
+    scikit-learn's metrics do. A ``pos_label`` that is not among ``classes``
+    raises a ``ValueError`` that calls the parameter ``name`` and lists the
+    classes (those of ``of``), followed by ``hint``.
+    """
+    if pos_label is None:
+        values = set(classes.tolist())
+        if strict and not (values <= {0, 1} or values <= {-1, 1}):
+            raise ValueError(
+                f"pos_label=None needs labels {{0, 1}} or {{-1, 1}}; the labels of "
+                f"{of} are {classes.tolist()}. Pass pos_label= one of them." + hint
+            )
+        pos_label = classes[-1]
+    index = _pos_label_index(classes, pos_label)
+    if index < 0:
+        raise ValueError(
+            f"{name}={pos_label!r} is not a valid label: it is not a label of "
+            f"{of}, which are {classes.tolist()!r}." + hint
+        )
+    return pos_label, index
 
 
 def _check_y_true(y_true, name="y_true"):
@@ -117,19 +181,6 @@ _Y_PROBA_HINT = (
     " Every class in {name} needs a column of y_proba; pass "
     "labels=estimator.classes_ to name the column of each class."
 )
-
-
-def _check_confidence_level(confidence_level):
-    """Raise unless ``confidence_level`` is a number in (0, 1)."""
-    if not (
-        isinstance(confidence_level, Real)
-        and not isinstance(confidence_level, bool)
-        and 0 < confidence_level < 1
-    ):
-        raise ValueError(
-            f"confidence_level must be a number in (0, 1); got {confidence_level!r}."
-        )
-    return float(confidence_level)
 
 
 def _encode(y, classes, name="y_true", classes_name="labels", hint=_Y_PROBA_HINT):
