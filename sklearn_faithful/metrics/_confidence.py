@@ -164,6 +164,9 @@ def _pcm_from_positive(idx, p, weight, pos_index, n_classes):
     return pcm
 
 
+NORMALIZE = [StrOptions({"true", "pred", "all"}), None]
+
+
 def _probabilistic_counts(y_true, y_proba, *, labels, pos_label, sample_weight):
     """Validate the inputs and return what every confidence metric needs.
 
@@ -214,7 +217,7 @@ def _probabilistic_counts(y_true, y_proba, *, labels, pos_label, sample_weight):
         "labels": ["array-like", None],
         "sample_weight": ["array-like", None],
         "pos_label": [Real, str, "boolean", None],
-        "normalize": [StrOptions({"true", "pred", "all"}), None],
+        "normalize": NORMALIZE,
     },
     prefer_skip_nested_validation=True,
 )

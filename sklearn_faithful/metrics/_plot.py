@@ -3,8 +3,9 @@
 import numpy as np
 from sklearn.metrics import confusion_matrix
 
-from ..utils._validation import check_matplotlib
-from ._confidence import _normalize, _probabilistic_counts
+from ..utils._compat import HasMethods, validate_params
+from ..utils._validation import POS_LABEL, _validate_init_params, check_matplotlib
+from ._confidence import NORMALIZE, _normalize, _probabilistic_counts
 
 
 class ProbabilisticConfusionMatrixDisplay:
@@ -58,13 +59,36 @@ class ProbabilisticConfusionMatrixDisplay:
     (2,)
     """
 
+    _parameter_constraints = {
+        "probabilistic_confusion_matrix": ["array-like"],
+        "confusion_matrix": ["array-like"],
+        "display_labels": ["array-like", None],
+    }
+
     def __init__(
         self, probabilistic_confusion_matrix, confusion_matrix, *, display_labels=None
     ):
+        _validate_init_params(
+            self,
+            dict(
+                probabilistic_confusion_matrix=probabilistic_confusion_matrix,
+                confusion_matrix=confusion_matrix,
+                display_labels=display_labels,
+            ),
+        )
         self.probabilistic_confusion_matrix = probabilistic_confusion_matrix
         self.confusion_matrix = confusion_matrix
         self.display_labels = display_labels
 
+    @validate_params(
+        {
+            "cmap": "no_validation",  # a name or a matplotlib Colormap
+            "values_format": [str, None],
+            "ax": "no_validation",  # a matplotlib Axes or None
+            "colorbar": ["boolean"],
+        },
+        prefer_skip_nested_validation=True,
+    )
     def plot(self, *, cmap="viridis", values_format=None, ax=None, colorbar=True):
         """Plot both matrices.
 
@@ -140,6 +164,18 @@ class ProbabilisticConfusionMatrixDisplay:
         return self
 
     @classmethod
+    @validate_params(
+        {
+            "y_true": ["array-like"],
+            "y_proba": ["array-like"],
+            "labels": ["array-like", None],
+            "sample_weight": ["array-like", None],
+            "pos_label": POS_LABEL,
+            "normalize": NORMALIZE,
+            "display_labels": ["array-like", None],
+        },
+        prefer_skip_nested_validation=True,
+    )
     def from_predictions(
         cls,
         y_true,
@@ -217,6 +253,17 @@ class ProbabilisticConfusionMatrixDisplay:
         return display.plot(**plot_kwargs)
 
     @classmethod
+    @validate_params(
+        {
+            "estimator": [HasMethods(["predict_proba"])],
+            "X": ["array-like", "sparse matrix"],
+            "y": ["array-like"],
+            "sample_weight": ["array-like", None],
+            "normalize": NORMALIZE,
+            "display_labels": ["array-like", None],
+        },
+        prefer_skip_nested_validation=True,
+    )
     def from_estimator(
         cls,
         estimator,

@@ -13,7 +13,7 @@ import numpy as np
 from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 
-from ..utils._compat import _Scorer
+from ..utils._compat import _Scorer, validate_params
 from ..utils._validation import _resolve_pos_label
 from ._confidence import cf1_score, cprecision_score, crecall_score
 
@@ -57,6 +57,7 @@ class _ConfidenceScorer(_Scorer):
         return f"make_confidence_scorer({self._score_func.__name__}{kwargs})"
 
 
+@validate_params({"score_func": [callable]}, prefer_skip_nested_validation=True)
 def make_confidence_scorer(score_func, **kwargs):
     """Make a scorer from a confidence metric.
 
@@ -139,6 +140,7 @@ def get_scorer_names():
     return sorted(_CONFIDENCE_SCORERS) + list(_sklearn_get_scorer_names())
 
 
+@validate_params({"scoring": [str, callable]}, prefer_skip_nested_validation=True)
 def get_scorer(scoring):
     """Get a scorer by name: a confidence scorer, or any scikit-learn scorer.
 

@@ -20,10 +20,17 @@ from scipy.linalg import hadamard
 from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils.multiclass import type_of_target
 
-from ..utils._compat import Interval, _num_samples, validate_parameter_constraints
+from ..utils._compat import Interval, _num_samples, validate_params
 from ..utils._random import _generator
+from ..utils._validation import _validate_init_params
 
 _MAX_REPETITIONS = 15
+
+_SPLIT_DATA = {
+    "X": ["array-like", "sparse matrix"],
+    "y": ["array-like", None],
+    "groups": ["array-like", None],
+}
 
 
 @dataclass(frozen=True)
@@ -229,10 +236,16 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
 
     def _validate(self):
         params = {name: getattr(self, name) for name in self._parameter_constraints}
-        validate_parameter_constraints(
-            self._parameter_constraints, params, caller_name=type(self).__name__
-        )
+        _validate_init_params(self, params)
 
+    @validate_params(
+        {
+            "X": ["array-like", "sparse matrix", None],
+            "y": ["array-like", None],
+            "groups": ["array-like", None],
+        },
+        prefer_skip_nested_validation=True,
+    )
     def get_n_splits(self, X=None, y=None, groups=None):
         """Return the number of splits, ``2 * n_repetitions``.
 
@@ -248,6 +261,14 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
         self._validate()
         return 2 * self.n_repetitions
 
+    @validate_params(
+        {
+            "X": ["array-like", "sparse matrix"],
+            "y": ["array-like", None],
+            "groups": ["array-like", None],
+        },
+        prefer_skip_nested_validation=True,
+    )
     def get_blocks(self, X, y=None, groups=None):
         """Return the block of each sample, ``0 .. n_blocks - 1``.
 
@@ -318,6 +339,14 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
         codes = codes.ravel()
         return _blocks_stratified(codes, int(codes.max()) + 1, n_blocks, rng)
 
+    @validate_params(
+        {
+            "X": ["array-like", "sparse matrix"],
+            "y": ["array-like", None],
+            "groups": ["array-like", None],
+        },
+        prefer_skip_nested_validation=True,
+    )
     def block_balance(self, X, y=None, groups=None):
         """Report how balanced the blocks are.
 
@@ -363,6 +392,14 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
             yield ~s_mask  # train on S, test on T
             yield s_mask  # train on T, test on S
 
+    @validate_params(
+        {
+            "X": ["array-like", "sparse matrix"],
+            "y": ["array-like", None],
+            "groups": ["array-like", None],
+        },
+        prefer_skip_nested_validation=True,
+    )
     def split(self, X, y=None, groups=None):
         """Generate indices to split data into training and test set.
 

@@ -9,7 +9,6 @@ import warnings
 from numbers import Real
 
 import numpy as np
-from sklearn import get_config
 from sklearn.utils import column_or_1d
 
 from ._compat import Interval, StrOptions, validate_parameter_constraints
@@ -59,10 +58,10 @@ def _validate_init_params(instance, params):
     """Check ``params`` against ``type(instance)._parameter_constraints``.
 
     For the classes that are not scikit-learn estimators (posteriors, the
-    regression gate), whose parameters are checked when they are built.
+    regression gate, the splitters), whose parameters are checked when they
+    are built or used. It always validates: methods run their body with
+    nested validation skipped, and must still check their own object.
     """
-    if get_config()["skip_parameter_validation"]:
-        return
     validate_parameter_constraints(
         type(instance)._parameter_constraints,
         params,
