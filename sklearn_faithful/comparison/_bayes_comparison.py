@@ -19,7 +19,6 @@ from ..utils._compat import (
     _check_method_params,
     _safe_split,
     parallel_as_completed,
-    validate_parameter_constraints,
     validate_params,
 )
 from ..utils._random import _generator
@@ -28,6 +27,8 @@ from ..utils._validation import (
     POS_LABEL,
     _check_y_true,
     _resolve_pos_label,
+    _validate_init_params,
+    _validate_method,
     check_matplotlib,
 )
 from ._bayes import METHODS, _results_table, bayes_test
@@ -286,7 +287,10 @@ class BayesModelComparison(BaseEstimator):
             )
         return _resolve_pos_label(classes, self.pos_label, strict=True, of="y")[1]
 
-    @validate_params(
+    def _validate_params(self):
+        _validate_init_params(self)
+
+    @_validate_method(
         {"X": ["array-like"], "y": ["array-like"], "groups": ["array-like", None]},
         prefer_skip_nested_validation=False,  # the estimators validate their own
     )
@@ -311,11 +315,6 @@ class BayesModelComparison(BaseEstimator):
         self : object
             The fitted comparison.
         """
-        validate_parameter_constraints(
-            self._parameter_constraints,
-            self.get_params(deep=False),
-            caller_name=type(self).__name__,
-        )
         metrics = self._check_metrics()
         X, y, groups = indexable(X, y, groups)
         y = _check_y_true(y, "y")

@@ -24,11 +24,16 @@ from sklearn.utils.validation import check_is_fitted
 from ..utils._compat import (
     Interval,
     StrOptions,
-    validate_parameter_constraints,
     validate_params,
 )
 from ..utils._results import ConfidenceInterval, _two_sided_z
-from ..utils._validation import CONFIDENCE_LEVEL, _encode, _resolve_pos_label
+from ..utils._validation import (
+    CONFIDENCE_LEVEL,
+    _encode,
+    _resolve_pos_label,
+    _validate_init_params,
+    _validate_method,
+)
 
 METHODS = ("goyal2023", "delta")
 
@@ -455,12 +460,8 @@ class ModelBasedMetricTest(BaseEstimator):
         self.method = method
         self.positive_label = positive_label
 
-    def _validate(self):
-        validate_parameter_constraints(
-            self._parameter_constraints,
-            self.get_params(deep=False),
-            caller_name=type(self).__name__,
-        )
+    def _validate_params(self):
+        _validate_init_params(self)
 
     def _check_metric_model(self):
         model = self.metric_model
@@ -510,10 +511,7 @@ class ModelBasedMetricTest(BaseEstimator):
         self._pos = pos
         return self
 
-    @validate_params(
-        {"X_annotated": ["array-like"], "y_annotated": ["array-like"]},
-        prefer_skip_nested_validation=True,
-    )
+    @_validate_method({"X_annotated": ["array-like"], "y_annotated": ["array-like"]})
     def fit(self, X_annotated, y_annotated):
         """Measure the metric model's errors on human-annotated data.
 
@@ -528,7 +526,6 @@ class ModelBasedMetricTest(BaseEstimator):
         -------
         self : object
         """
-        self._validate()
         model = self._check_metric_model()
         classes = np.asarray(model.classes_)
         observed = _encode_labels(
@@ -597,7 +594,7 @@ class ModelBasedMetricTest(BaseEstimator):
         """
         pos_label, name = _deprecated_pos_label(pos_label, positive_label)
         test = cls(None, pos_label=pos_label, **kwargs)
-        test._validate()
+        test._validate_params()
         classes = np.asarray(classes)
         if classes.shape != (2,):
             raise ValueError(f"classes must hold two labels; got {classes.tolist()}.")
@@ -639,10 +636,7 @@ class ModelBasedMetricTest(BaseEstimator):
             )
         return q, q * (1 - q) / self.n_observed_
 
-    @validate_params(
-        {"labels_c": ["array-like"], "labels_t": ["array-like"]},
-        prefer_skip_nested_validation=True,
-    )
+    @_validate_method({"labels_c": ["array-like"], "labels_t": ["array-like"]})
     def test_labels(self, labels_c, labels_t):
         """Compare the systems from the metric model's labels of their outputs.
 
@@ -659,7 +653,6 @@ class ModelBasedMetricTest(BaseEstimator):
         result : ModelBasedTestResult
         """
         check_is_fitted(self, "real_given_observed_")
-        self._validate()
         codes_c = _encode_labels(labels_c, self.classes_, "labels_c")
         codes_t = _encode_labels(labels_t, self.classes_, "labels_t")
         n_c, n_t = codes_c.shape[0], codes_t.shape[0]
@@ -691,10 +684,7 @@ class ModelBasedMetricTest(BaseEstimator):
             self.confidence_level,
         )
 
-    @validate_params(
-        {"outputs_c": ["array-like"], "outputs_t": ["array-like"]},
-        prefer_skip_nested_validation=True,
-    )
+    @_validate_method({"outputs_c": ["array-like"], "outputs_t": ["array-like"]})
     def test(self, outputs_c, outputs_t):
         """Compare the systems from their outputs, labelled by the metric model.
 

@@ -20,9 +20,9 @@ from scipy.linalg import hadamard
 from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils.multiclass import type_of_target
 
-from ..utils._compat import Interval, _num_samples, validate_params
+from ..utils._compat import Interval, _num_samples
 from ..utils._random import _generator
-from ..utils._validation import _validate_init_params
+from ..utils._validation import _validate_init_params, _validate_method
 
 _MAX_REPETITIONS = 15
 
@@ -234,18 +234,10 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
         h = hadamard(self.n_blocks)
         return (h[:, 1 : self.n_repetitions + 1] == 1).T
 
-    def _validate(self):
-        params = {name: getattr(self, name) for name in self._parameter_constraints}
-        _validate_init_params(self, params)
+    def _validate_params(self):
+        _validate_init_params(self)
 
-    @validate_params(
-        {
-            "X": ["array-like", "sparse matrix", None],
-            "y": ["array-like", None],
-            "groups": ["array-like", None],
-        },
-        prefer_skip_nested_validation=True,
-    )
+    @_validate_method({**_SPLIT_DATA, "X": ["array-like", "sparse matrix", None]})
     def get_n_splits(self, X=None, y=None, groups=None):
         """Return the number of splits, ``2 * n_repetitions``.
 
@@ -258,17 +250,9 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
         -------
         n_splits : int
         """
-        self._validate()
         return 2 * self.n_repetitions
 
-    @validate_params(
-        {
-            "X": ["array-like", "sparse matrix"],
-            "y": ["array-like", None],
-            "groups": ["array-like", None],
-        },
-        prefer_skip_nested_validation=True,
-    )
+    @_validate_method(_SPLIT_DATA)
     def get_blocks(self, X, y=None, groups=None):
         """Return the block of each sample, ``0 .. n_blocks - 1``.
 
@@ -289,7 +273,6 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
             Block number of each sample. With an int ``random_state`` it is the
             same on every call.
         """
-        self._validate()
         n = _num_samples(X)
         n_blocks = self.n_blocks
         rng = _generator(self.random_state)
@@ -339,14 +322,7 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
         codes = codes.ravel()
         return _blocks_stratified(codes, int(codes.max()) + 1, n_blocks, rng)
 
-    @validate_params(
-        {
-            "X": ["array-like", "sparse matrix"],
-            "y": ["array-like", None],
-            "groups": ["array-like", None],
-        },
-        prefer_skip_nested_validation=True,
-    )
+    @_validate_method(_SPLIT_DATA)
     def block_balance(self, X, y=None, groups=None):
         """Report how balanced the blocks are.
 
@@ -392,14 +368,7 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
             yield ~s_mask  # train on S, test on T
             yield s_mask  # train on T, test on S
 
-    @validate_params(
-        {
-            "X": ["array-like", "sparse matrix"],
-            "y": ["array-like", None],
-            "groups": ["array-like", None],
-        },
-        prefer_skip_nested_validation=True,
-    )
+    @_validate_method(_SPLIT_DATA)
     def split(self, X, y=None, groups=None):
         """Generate indices to split data into training and test set.
 

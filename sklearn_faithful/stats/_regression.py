@@ -16,7 +16,7 @@ import numpy as np
 from scipy import special
 
 from ..utils._compat import Interval, validate_params
-from ..utils._validation import _validate_init_params
+from ..utils._validation import _validate_init_params, _validate_method
 
 
 @dataclass(frozen=True)
@@ -343,25 +343,19 @@ class AccuracyRegressionTest:
         "paired": ["boolean"],
     }
 
-    def _validate(self):
-        _validate_init_params(
-            self, {name: getattr(self, name) for name in self._parameter_constraints}
-        )
+    def _validate_params(self):
+        _validate_init_params(self)
 
-    @validate_params(
-        {"sigma": _POSITIVE + [None], "theta": _POSITIVE + [None]},
-        prefer_skip_nested_validation=True,
-    )
+    @_validate_method({"sigma": _POSITIVE + [None], "theta": _POSITIVE + [None]})
     def plan(self, sigma=None, theta=None):
         """Items per run needed to catch a drop of ``theta`` (closed form)."""
-        self._validate()
         sigma = self.sigma if sigma is None else sigma
         theta = self.theta if theta is None else theta
         if sigma is None or theta is None:
             raise ValueError("plan needs sigma and theta (as arguments or set).")
         return required_sample_size(sigma, theta, alpha=self.alpha, beta=self.beta)
 
-    @validate_params({"scores": ["array-like"]}, prefer_skip_nested_validation=True)
+    @_validate_method({"scores": ["array-like"]})
     def set_reference(self, scores):
         """Store the reference run's per-item scores.
 
@@ -374,7 +368,6 @@ class AccuracyRegressionTest:
         -------
         self : object
         """
-        self._validate()
         arr = _check_scores(scores)
         self.n_ = int(arr.size)
         self.reference_mean_ = float(arr.mean())
@@ -396,7 +389,7 @@ class AccuracyRegressionTest:
         self.reference_scores_ = arr.copy() if self.paired else None
         return self
 
-    @validate_params({"scores": ["array-like"]}, prefer_skip_nested_validation=True)
+    @_validate_method({"scores": ["array-like"]})
     def check(self, scores):
         """Test a new run against the reference.
 
@@ -412,7 +405,6 @@ class AccuracyRegressionTest:
         """
         if not hasattr(self, "reference_mean_"):
             raise ValueError("call set_reference (or load) before check.")
-        self._validate()
         arr = _check_scores(scores)
         if arr.size != self.n_:
             raise ValueError(

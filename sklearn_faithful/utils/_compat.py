@@ -3,8 +3,9 @@
 scikit-learn keeps its parameter validation and its scorer classes private. We
 build on them (so that our functions raise the same errors and our scorers share
 ``predict_proba`` with scikit-learn's), and isolate the imports here so that a
-change in scikit-learn touches one file. Differences between the supported
-versions of scipy and joblib are bridged here too.
+change in scikit-learn touches one file. The test suite takes scikit-learn's
+generators of valid and invalid parameter values from here too. Differences
+between the supported versions of scipy and joblib are bridged here too.
 """
 
 import inspect
@@ -18,6 +19,9 @@ from sklearn.utils._param_validation import (
     InvalidParameterError,
     Options,
     StrOptions,
+    generate_invalid_param_val,
+    generate_valid_param,
+    make_constraint,
     validate_parameter_constraints,
     validate_params,
 )
@@ -36,6 +40,9 @@ __all__ = [
     "_check_method_params",
     "_num_samples",
     "_safe_split",
+    "generate_invalid_param_val",
+    "generate_valid_param",
+    "make_constraint",
     "parallel_as_completed",
     "scipy_bootstrap_rng",
     "validate_parameter_constraints",

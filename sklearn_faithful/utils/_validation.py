@@ -5,13 +5,19 @@ parameter, shows the bad value and says what is allowed. None of them modifies
 its input in place.
 """
 
+import functools
 import warnings
 from numbers import Real
 
 import numpy as np
 from sklearn.utils import column_or_1d
 
-from ._compat import Interval, StrOptions, validate_parameter_constraints
+from ._compat import (
+    Interval,
+    StrOptions,
+    validate_parameter_constraints,
+    validate_params,
+)
 
 # Declarative constraints (scikit-learn's ``_parameter_constraints`` format)
 # shared by the public functions and classes, so that one parameter is checked
@@ -54,19 +60,43 @@ def check_matplotlib(caller):
     return plt
 
 
-def _validate_init_params(instance, params):
+def _validate_init_params(instance, params=None):
     """Check ``params`` against ``type(instance)._parameter_constraints``.
 
-    For the classes that are not scikit-learn estimators (posteriors, the
-    regression gate, the splitters), whose parameters are checked when they
-    are built or used. It always validates: methods run their body with
-    nested validation skipped, and must still check their own object.
+    ``params`` defaults to the instance's attributes of the same names. The
+    message names the class. It always validates, also where nested
+    validation is skipped: a method must still check its own object.
     """
+    constraints = type(instance)._parameter_constraints
+    if params is None:
+        params = {name: getattr(instance, name) for name in constraints}
     validate_parameter_constraints(
-        type(instance)._parameter_constraints,
-        params,
-        caller_name=type(instance).__name__,
+        constraints, params, caller_name=type(instance).__name__
     )
+
+
+def _validate_method(constraints, *, prefer_skip_nested_validation=True):
+    """``validate_params`` for a method of an object that checks its parameters.
+
+    The object's own parameters are checked first (``self._validate_params()``)
+    and then the method's. scikit-learn's ``validate_params`` alone would
+    report a bad parameter of the object as one of the method, because it
+    renames the caller of every ``InvalidParameterError`` raised inside.
+    """
+
+    def decorator(method):
+        checked = validate_params(
+            constraints, prefer_skip_nested_validation=prefer_skip_nested_validation
+        )(method)
+
+        @functools.wraps(method)
+        def wrapper(self, *args, **kwargs):
+            self._validate_params()
+            return checked(self, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
 
 
 def _pos_label_index(classes, pos_label):

@@ -1,0 +1,243 @@
+"""Every public callable validates its parameters declaratively.
+
+A walk over ``sklearn_faithful.__all__``, in the spirit of scikit-learn's
+``tests/test_public_functions.py``: every parameter of every public function,
+class and method has a declarative constraint (``validate_params`` or
+``_parameter_constraints``), and a bad value gets scikit-learn's message, which
+names the parameter, shows the value and says what is allowed.
+"""
+
+import dataclasses
+import inspect
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator
+from sklearn.naive_bayes import GaussianNB
+
+import sklearn_faithful
+from sklearn_faithful import (
+    AccuracyRegressionTest,
+    BayesModelComparison,
+    BetaPosterior,
+    BlockRegularized3x2CV,
+    BlockRegularizedMx2CV,
+    F1Posterior,
+    MacroPosterior,
+    ModelBasedMetricTest,
+    ProbabilisticConfusionMatrixDisplay,
+    bayes_test,
+    model_based_test_from_summary,
+)
+from sklearn_faithful.utils._compat import (
+    InvalidParameterError,
+    generate_invalid_param_val,
+    generate_valid_param,
+    make_constraint,
+)
+
+PUBLIC = {
+    name: getattr(sklearn_faithful, name)
+    for name in sklearn_faithful.__all__
+    if name != "__version__"
+}
+FUNCTIONS = {n: f for n, f in PUBLIC.items() if inspect.isfunction(f)}
+CLASSES = {n: c for n, c in PUBLIC.items() if inspect.isclass(c)}
+
+# Elementwise methods of the posteriors take any array-like, as the methods of
+# scipy's frozen distributions do; numpy converts and checks them.
+ELEMENTWISE = {"pdf", "logpdf", "cdf", "sf", "ppf", "isf"}
+
+
+def _is_result(cls):
+    """Results are frozen dataclasses or named tuples built by the package."""
+    return dataclasses.is_dataclass(cls) or (
+        issubclass(cls, tuple) and hasattr(cls, "_fields")
+    )
+
+
+def _params(func):
+    skip = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    return [
+        p.name
+        for p in inspect.signature(func).parameters.values()
+        if p.kind not in skip and p.name not in ("self", "cls")
+    ]
+
+
+def _required(func):
+    return [
+        p.name
+        for p in inspect.signature(func).parameters.values()
+        if p.default is p.empty
+        and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        and p.name not in ("self", "cls")
+    ]
+
+
+def _methods(cls):
+    """Public methods the package defines on ``cls`` (not inherited from sklearn)."""
+    out = {}
+    for klass in reversed(cls.__mro__):
+        if not klass.__module__.startswith("sklearn_faithful"):
+            continue
+        for name, member in vars(klass).items():
+            func = member.__func__ if isinstance(member, classmethod) else member
+            if name.startswith("_") or not inspect.isfunction(func):
+                continue
+            out[name] = getattr(cls, name)
+    return out
+
+
+def _valid(constraints, name):
+    if constraints[name] == "no_validation":
+        return None
+    return generate_valid_param(make_constraint(constraints[name][0]))
+
+
+def _invalid_values(constraint_list):
+    """A bad type, then values that break each constraint and satisfy none."""
+    values = [type("BadType", (), {})()]
+    constraints = [make_constraint(c) for c in constraint_list]
+    for constraint in constraints:
+        try:
+            bad = generate_invalid_param_val(constraint)
+        except NotImplementedError:
+            continue
+        if not any(c.is_satisfied_by(bad) for c in constraints):
+            values.append(bad)
+    return values
+
+
+def _cases(func, constraints):
+    for name in _params(func):
+        if constraints[name] == "no_validation":
+            continue
+        for bad in _invalid_values(constraints[name]):
+            yield name, bad
+
+
+def _check_rejects(call, func, constraints, caller):
+    required = {n: _valid(constraints, n) for n in _required(func)}
+    checked = 0
+    for name, bad in _cases(func, constraints):
+        match = rf"The '{name}' parameter of {caller} must be .* Got .* instead\."
+        with pytest.raises(InvalidParameterError, match=match):
+            call(**{**required, name: bad})
+        checked += 1
+    return checked
+
+
+# --- every parameter has a constraint ----------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_function_constraints_cover_every_parameter(name):
+    func = FUNCTIONS[name]
+    if not _params(func):
+        return  # get_scorer_names(): nothing to validate
+    constraints = getattr(func, "_skl_parameter_constraints", None)
+    assert constraints is not None, f"{name} has no validate_params"
+    assert set(constraints) == set(_params(func)), name
+
+
+@pytest.mark.parametrize("name", sorted(CLASSES))
+def test_class_constraints_cover_every_parameter(name):
+    cls = CLASSES[name]
+    if not _is_result(cls):
+        assert set(cls._parameter_constraints) == set(_params(cls.__init__)), name
+    for method_name, method in _methods(cls).items():
+        if method_name in ELEMENTWISE or not _params(method):
+            continue
+        constraints = getattr(method, "_skl_parameter_constraints", None)
+        assert constraints is not None, f"{name}.{method_name} has no constraints"
+        assert set(constraints) == set(_params(method)), f"{name}.{method_name}"
+
+
+# --- and a bad value gets scikit-learn's message ------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(n for n, f in FUNCTIONS.items() if _params(f)))
+def test_functions_reject_bad_parameters(name):
+    func = FUNCTIONS[name]
+    constraints = func._skl_parameter_constraints
+    assert _check_rejects(func, func, constraints, func.__qualname__) > 0
+
+
+def _fit_data():
+    X = np.arange(40, dtype=float).reshape(20, 2)
+    return X, np.arange(20) % 2
+
+
+# How each class checks its own parameters: estimators when used (as
+# scikit-learn's do, in fit), the other classes when built.
+USE = {
+    BayesModelComparison: lambda obj: obj.fit(*_fit_data()),
+    ModelBasedMetricTest: lambda obj: obj.fit([[0.0]], [0]),
+    BlockRegularized3x2CV: lambda obj: obj.get_n_splits(),
+    BlockRegularizedMx2CV: lambda obj: obj.get_n_splits(),
+    AccuracyRegressionTest: lambda obj: obj.set_reference([0.0, 1.0]),
+}
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n, c in CLASSES.items() if not _is_result(c))
+)
+def test_classes_reject_bad_parameters(name):
+    cls = CLASSES[name]
+    use = USE.get(cls, lambda obj: obj)
+
+    def build_and_use(**params):
+        return use(cls(**params))
+
+    constraints = cls._parameter_constraints
+    assert _check_rejects(build_and_use, cls.__init__, constraints, cls.__name__) > 0
+
+
+def _instances():
+    post = BetaPosterior(3.0, 4.0)
+    counts = [[30, 5, 6]] * 6
+    return {
+        AccuracyRegressionTest: AccuracyRegressionTest(),
+        BayesModelComparison: BayesModelComparison(GaussianNB(), GaussianNB()),
+        BetaPosterior: post,
+        F1Posterior: F1Posterior(3.0, 4.0),
+        MacroPosterior: MacroPosterior([post, post], n_draws=1000),
+        ModelBasedMetricTest: ModelBasedMetricTest(None),
+        BlockRegularized3x2CV: BlockRegularized3x2CV(),
+        BlockRegularizedMx2CV: BlockRegularizedMx2CV(),
+        ProbabilisticConfusionMatrixDisplay: ProbabilisticConfusionMatrixDisplay(
+            np.eye(2), np.eye(2)
+        ),
+        sklearn_faithful.BayesTestResult: bayes_test(counts, counts),
+        sklearn_faithful.ModelBasedTestResult: model_based_test_from_summary(
+            0.1, 100, 0.2, 100, precision=0.9, false_omission_rate=0.1
+        ),
+    }
+
+
+def _method_cases():
+    for cls_name, cls in sorted(CLASSES.items()):
+        for method_name, method in sorted(_methods(cls).items()):
+            if method_name not in ELEMENTWISE and _params(method):
+                yield cls_name, method_name
+
+
+@pytest.mark.parametrize("cls_name, method_name", list(_method_cases()))
+def test_methods_reject_bad_parameters(cls_name, method_name):
+    cls = CLASSES[cls_name]
+    obj = _instances()[cls]
+    method = getattr(obj, method_name)
+    constraints = method._skl_parameter_constraints
+    caller = method.__qualname__
+    assert _check_rejects(method, method, constraints, caller) > 0
+
+
+def test_every_estimator_like_class_is_covered():
+    """A new public class must say here how it validates (or be a result)."""
+    instances = _instances()
+    for cls in CLASSES.values():
+        if issubclass(cls, BaseEstimator):
+            assert cls in USE, cls
+        if any(m not in ELEMENTWISE and _params(f) for m, f in _methods(cls).items()):
+            assert cls in instances, cls
