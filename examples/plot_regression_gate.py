@@ -3,7 +3,7 @@
 How many test items does an accuracy-regression gate need?
 ==================================================================
 
-The accuracy-regression gate (section D of ``FORMULAS.md``) flags a new model
+The accuracy-regression gate (:ref:`formulas-regression`) flags a new model
 whose mean score falls below ``gamma = x_ref + Phi^-1(alpha) sqrt(2 sigma^2 /
 n)``. The smallest drop it catches with power ``1 - beta`` is the minimum
 detectable effect ``theta(n)``. This example plots ``theta`` against ``n`` for

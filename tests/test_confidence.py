@@ -42,7 +42,8 @@ def _weights(kind, n, rng):
 
 
 # ---------------------------------------------------------------------------
-# Identity with scikit-learn on one-hot probabilities (FORMULAS.md section A)
+# Identity with scikit-learn on one-hot probabilities (doc/formulas.rst,
+# "Confidence precision, recall and F-score")
 # ---------------------------------------------------------------------------
 
 

@@ -1,6 +1,6 @@
 """The precision/recall/F rule exists once: the metrics path and the fast
 bootstrap path give identical values for every ``average`` and
-``zero_division`` (section A of the formulas page)."""
+``zero_division`` (doc/formulas.rst, "Precision, recall, F-beta and accuracy")"""
 
 import functools
 import warnings

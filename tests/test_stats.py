@@ -27,7 +27,7 @@ from sklearn_faithful.stats._fast_metrics import (
     resolve_metric,
 )
 
-# --- regression gates (section D) --------------------------------------------
+# --- regression gates (formulas page) --------------------------------------------
 
 
 @pytest.mark.parametrize("alpha", [0.01, 0.05, 0.2])

@@ -3,7 +3,7 @@
 The ``2m`` confusion matrices of an ``m x 2`` cross-validation are correlated,
 because the training sets overlap. Wang & Li replace their sum by an *effective*
 confusion matrix, the sum times a correlation factor ``c`` (eqs. 16-24 of the
-paper, section B of ``FORMULAS.md``)::
+paper; formulas page, "Effective counts, posteriors and the Bayes test")::
 
     TP_e = c * sum TP,   FP_e = c * sum FP,   FN_e = c * sum FN
     c(rho1, rho2) = 1 / (1 + rho1 + 2 (m - 1) rho2)   (eq. 16; m = 3: 1 + rho1 + 4 rho2)

@@ -4,7 +4,8 @@ A metric model labels the outputs of a control system C and a treatment T
 (toxic or not, say). Its errors, measured on an annotated set as
 ``precision = P(R=1 | O=1)`` and ``FOR = P(R=1 | O=0)`` (real label R,
 observed label O), inflate the variance of the rates it reports. Section C of
-``FORMULAS.md`` has every formula; equation numbers are the paper's.
+The formulas page of the documentation ("Model-based metrics") has every
+formula; equation numbers are the paper's.
 
 Everything below works with the metric model's row ``q[o] = P(R = positive |
 O = o)`` over its classes, so the binary (``q = [FOR, precision]``) and the
@@ -422,7 +423,7 @@ class ModelBasedMetricTest(BaseEstimator):
 
     References
     ----------
-    .. [1] N. Goyal, X. Hu and R. Gupta, "Significance Testing for Model-Based
+    .. [1] N. Goyal, X. Hu and R. Gupta, "Faithful Model Evaluation for Model-Based
        Metrics" (2023), eqs. 5-15 and appendix A.
 
     Examples

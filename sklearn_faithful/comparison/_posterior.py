@@ -2,8 +2,9 @@
 
 With a ``Beta(lambda, lambda)`` prior and effective counts ``(TP_e, FP_e,
 FN_e)``, precision and recall have Beta posteriors, and F1 is ``2 / (2 + X)``
-with ``X`` BetaPrime (eqs. 25-27, erratum applied; section B of
-``FORMULAS.md``). All three are monotone transforms of one Beta variable ``W``:
+with ``X`` BetaPrime (eqs. 25-27, erratum applied; formulas page,
+"Effective counts, posteriors and the Bayes test"). All three are monotone
+transforms of one Beta variable ``W``:
 
 - precision: ``W ~ Beta(TP_e + lambda, FP_e + lambda)``, metric ``= W``;
 - recall: ``W ~ Beta(TP_e + lambda, FN_e + lambda)``, metric ``= W``;

@@ -5,8 +5,9 @@ ordinary confusion matrix by the probability the model gave class k. Everything
 is computed from the probabilistic confusion matrix (eq. 3 of the paper), whose
 row ``r`` is the summed ``y_proba`` of the samples of true class ``r``.
 
-Equation numbers refer to Yacouby & Axman (2020) and to section A of
-``FORMULAS.md``.
+Equation numbers refer to Yacouby & Axman (2020); the formulas page of the
+documentation (``doc/formulas.rst``, "Confidence precision, recall and
+F-score") restates them.
 """
 
 import warnings
@@ -931,7 +932,7 @@ def cf1_score(
     Notes
     -----
     ``cF1_k = 2 cPrecision_k cRecall_k / (cPrecision_k + cRecall_k)
-    = 2 cTP_k / (n_k + cTP_k + cFP_k)`` (FORMULAS.md, section A). It is
+    = 2 cTP_k / (n_k + cTP_k + cFP_k)`` (:ref:`formulas-cmetrics`). It is
     undefined only when class ``k`` is absent from ``y_true`` and receives no
     probability mass.
 

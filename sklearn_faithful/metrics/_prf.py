@@ -6,7 +6,8 @@ total ``TP_k + FN_k``. For the confidence metrics the sums are probability
 masses read off the probabilistic confusion matrix (Yacouby & Axman 2020,
 eqs. 5-8); for the vectorised bootstrap they are resampled confusion-table
 counts, one row per resample. Both call :func:`_precision_recall_fscore`, so
-the zero-division and averaging rules exist once. See :ref:`formulas-prf`.
+the zero-division and averaging rules exist once. See the formulas page,
+"Precision, recall, F-beta and accuracy from summed counts".
 """
 
 import warnings
@@ -116,7 +117,8 @@ def _precision_recall_fscore(
     elif average == "micro":
         sums = [a.sum(axis=-1, keepdims=True) for a in sums]
     tp, pred, true = sums
-    # section A of the formulas page: P = TP / (TP + FP), R = TP / (TP + FN)
+    # formulas page, "Precision, recall, F-beta and accuracy":
+    # P = TP / (TP + FP), R = TP / (TP + FN)
     precision = _divide(tp, pred, zero_division, "precision", "predicted", warn_for)
     recall = _divide(tp, true, zero_division, "recall", "true", warn_for)
     if np.isposinf(beta):

@@ -6,8 +6,8 @@ that puts half of the blocks in ``S`` and the other half in ``T``; the halves ar
 read off the columns of a two-level orthogonal array (a Sylvester Hadamard
 matrix without its constant column), so that any two training sets of different
 repetitions share exactly ``2**q / 4`` blocks, that is about ``n / 4`` samples.
-Equation and table numbers refer to Wang & Li (2019) and to section B of
-``FORMULAS.md``.
+Equation and table numbers refer to Wang & Li (2019); the formulas page of the
+documentation ("Block-regularized m x 2 cross-validation") restates them.
 """
 
 import heapq
@@ -198,7 +198,7 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
     .. [1] R. Wang, Y. Wang, J. Li, X. Yang and J. Yang, "Block-regularized m x 2
        cross-validated estimator of the generalization error", Neural
        Computation 29(2), 2017.
-    .. [2] Y. Wang and J. Li, "Bayes test of precision, recall, and F1 measure
+    .. [2] R. Wang and J. Li, "Bayes test of precision, recall, and F1 measure
        for comparison of two natural language processing models", ACL 2019.
 
     Examples
@@ -419,7 +419,7 @@ class BlockRegularized3x2CV(BlockRegularizedMx2CV):
 
     References
     ----------
-    .. [1] Y. Wang and J. Li, "Bayes test of precision, recall, and F1 measure
+    .. [1] R. Wang and J. Li, "Bayes test of precision, recall, and F1 measure
        for comparison of two natural language processing models", ACL 2019.
 
     Examples

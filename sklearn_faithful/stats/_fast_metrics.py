@@ -153,7 +153,8 @@ def metric_from_tables(tables, spec, pos_index, n):
     """The metric of each (B, K, K) table (rows true, columns predicted)."""
     tp = np.diagonal(tables, axis1=1, axis2=2)
     if spec["kind"] == "accuracy":
-        return tp.sum(axis=1) / n  # section E: (TP + TN) / N, the trace over N
+        # formulas page, "Precision, recall, F-beta and accuracy": trace / N
+        return tp.sum(axis=1) / n
     pred = tables.sum(axis=1)
     true = tables.sum(axis=2)
     if spec["average"] == "binary" and pos_index < 0:

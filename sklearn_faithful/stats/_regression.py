@@ -1,9 +1,10 @@
 """Accuracy-regression gates: threshold, minimum detectable effect, sample size.
 
-From the accuracy-regression text (section D of ``FORMULAS.md``): a reference
-mean from ``n`` items, a one-tailed test of "the new run is worse", the
-threshold ``gamma`` it must not cross, the smallest drop ``theta`` it detects
-with power ``1 - beta``, and the ``n`` that reaches a target ``theta``.
+From the accuracy-regression text (formulas page, "Accuracy regression
+gate"): a reference mean from ``n`` items, a one-tailed test of "the new run is
+worse", the threshold ``gamma`` it must not cross, the smallest drop ``theta``
+it detects with power ``1 - beta``, and the ``n`` that reaches a target
+``theta``.
 """
 
 import json
@@ -163,7 +164,7 @@ def regression_threshold(
     0.8779
     """
     se = math.sqrt(2 * sigma**2 / n)
-    # section D: gamma = x_ref + Phi^-1(alpha) sqrt(2 sigma^2 / n)
+    # regression gate: gamma = x_ref + Phi^-1(alpha) sqrt(2 sigma^2 / n)
     shift = float(special.ndtri(alpha)) * se  # negative for alpha < 0.5
     return reference_mean + shift if higher_is_better else reference_mean - shift
 
@@ -201,7 +202,7 @@ def minimum_detectable_effect(sigma, n, *, alpha=0.05, beta=0.2):
     n_arr = np.asarray(n)
     if n_arr.dtype.kind not in "iu" or (n_arr < 1).any():
         raise ValueError(f"n must hold integers >= 1; got {n!r}.")
-    # section D: theta = -(Phi^-1(alpha) + Phi^-1(beta)) sqrt(2 sigma^2 / n)
+    # regression gate: theta = -(Phi^-1(alpha) + Phi^-1(beta)) sqrt(2 sigma^2 / n)
     z = -(special.ndtri(alpha) + special.ndtri(beta))
     theta = z * np.sqrt(2 * sigma**2 / n_arr)
     return float(theta) if theta.ndim == 0 else theta
@@ -251,7 +252,7 @@ def required_sample_size(
     >>> required_sample_size(0.3, 0.02)
     2783
     """
-    # section D: n = ceil(2 sigma^2 (z_{1-alpha} + z_{1-beta})^2 / theta^2)
+    # regression gate: n = ceil(2 sigma^2 (z_{1-alpha} + z_{1-beta})^2 / theta^2)
     z = float(special.ndtri(1 - alpha) + special.ndtri(1 - beta))
     n = max(1, math.ceil(2 * sigma**2 * z**2 / theta**2))
     # guard the ceiling against rounding: the defining inequality decides

@@ -1,6 +1,6 @@
 """Bootstrap intervals, paired bootstrap and permutation tests, the sign test.
 
-From the evaluation lecture notes (section E of ``FORMULAS.md``): resample the
+From the evaluation lecture notes (formulas page, "Resampling"): resample the
 test set with replacement and recompute the metric, or the difference of two
 systems on the same resample; swap the two systems' predictions item by item
 for approximate randomization; and the exact binomial test on the items where
@@ -289,7 +289,7 @@ def bootstrap_confidence_interval(
     """Bootstrap confidence interval of any scikit-learn-style metric.
 
     Resamples the test set with replacement ``n_resamples`` times and
-    recomputes the metric (lecture notes, section E).
+    recomputes the metric (:ref:`formulas-bootstrap`).
 
     Parameters
     ----------
