@@ -30,6 +30,7 @@ from ..utils._compat import (
 from ..utils._results import ConfidenceInterval, _two_sided_z
 from ..utils._validation import (
     CONFIDENCE_LEVEL,
+    POS_LABEL,
     _encode,
     _resolve_pos_label,
     _validate_init_params,
@@ -256,9 +257,10 @@ def _two_sided(statistic, variance):
 
 _RATE = [Interval(Real, 0, 1, closed="both")]
 _N_PREDICTED = [Interval(Integral, 1, None, closed="left"), None]
-_POS_LABEL = [Real, str, "boolean"]
+# a rate needs a positive class: None is not allowed
+_POS_LABEL = [c for c in POS_LABEL if c is not None]
 # positive_label: the name before scikit-learn's pos_label, deprecated in 0.1
-_DEPRECATED_POS_LABEL = [Real, str, "boolean"]
+_DEPRECATED_POS_LABEL = _POS_LABEL
 
 
 def _deprecated_pos_label(pos_label, positive_label):

@@ -18,6 +18,7 @@ from scipy import sparse
 
 from ..utils._compat import Interval, Options, StrOptions, validate_params
 from ..utils._validation import (
+    POS_LABEL,
     _as_float_array,
     _check_classes,
     _check_sample_weight,
@@ -35,7 +36,7 @@ _PRF_CONSTRAINTS = {
     "y_true": ["array-like"],
     "y_proba": ["array-like"],
     "labels": ["array-like", None],
-    "pos_label": [Real, str, "boolean", None],
+    "pos_label": POS_LABEL,
     "average": [StrOptions(set(AVERAGE_OPTIONS)), None],
     "sample_weight": ["array-like", None],
     "zero_division": [
@@ -211,17 +212,17 @@ def _probabilistic_counts(y_true, y_proba, *, labels, pos_label, sample_weight):
     return classes, pcm, true_sum, pos_label
 
 
-@validate_params(
-    {
-        "y_true": ["array-like"],
-        "y_proba": ["array-like"],
-        "labels": ["array-like", None],
-        "sample_weight": ["array-like", None],
-        "pos_label": [Real, str, "boolean", None],
-        "normalize": NORMALIZE,
-    },
-    prefer_skip_nested_validation=True,
-)
+PCM_CONSTRAINTS = {
+    "y_true": ["array-like"],
+    "y_proba": ["array-like"],
+    "labels": ["array-like", None],
+    "sample_weight": ["array-like", None],
+    "pos_label": POS_LABEL,
+    "normalize": NORMALIZE,
+}
+
+
+@validate_params(PCM_CONSTRAINTS, prefer_skip_nested_validation=True)
 def probabilistic_confusion_matrix(
     y_true,
     y_proba,

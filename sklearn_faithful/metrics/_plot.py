@@ -4,8 +4,13 @@ import numpy as np
 from sklearn.metrics import confusion_matrix
 
 from ..utils._compat import HasMethods, validate_params
-from ..utils._validation import POS_LABEL, _validate_init_params, check_matplotlib
-from ._confidence import NORMALIZE, _normalize, _probabilistic_counts
+from ..utils._validation import _validate_init_params, check_matplotlib
+from ._confidence import (
+    NORMALIZE,
+    PCM_CONSTRAINTS,
+    _normalize,
+    _probabilistic_counts,
+)
 
 
 class ProbabilisticConfusionMatrixDisplay:
@@ -165,15 +170,7 @@ class ProbabilisticConfusionMatrixDisplay:
 
     @classmethod
     @validate_params(
-        {
-            "y_true": ["array-like"],
-            "y_proba": ["array-like"],
-            "labels": ["array-like", None],
-            "sample_weight": ["array-like", None],
-            "pos_label": POS_LABEL,
-            "normalize": NORMALIZE,
-            "display_labels": ["array-like", None],
-        },
+        {**PCM_CONSTRAINTS, "display_labels": ["array-like", None]},
         prefer_skip_nested_validation=True,
     )
     def from_predictions(
