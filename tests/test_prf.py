@@ -97,3 +97,19 @@ def test_label_metrics_equal_fast_path(func, average, zero_division):
             warnings.simplefilter("ignore")
             expected = func(y, p, **kw)
         _same(metric_from_tables(table, spec, hard.pos_index(1), 15)[0], expected)
+
+
+def test_weighted_average_with_all_weights_undefined():
+    """Every class with true samples has an undefined precision: scikit-learn
+    falls back to the plain mean of the defined values (0.0 here). The fast
+    path's own copy of the rule used to return NaN."""
+    y, p = np.zeros(10, dtype=int), np.ones(10, dtype=int)
+    kwargs = dict(average="weighted", zero_division=np.nan)
+    _, kw, spec = resolve_metric(skm.precision_score, kwargs)
+    hard = HardLabelStats(y, p)
+    table = hard.tables(hard.cell_counts[None, :].astype(float))[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = skm.precision_score(y, p, **kw)
+    assert expected == 0.0
+    assert metric_from_tables(table, spec, hard.pos_index(1), 10)[0] == 0.0
