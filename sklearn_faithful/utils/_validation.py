@@ -196,14 +196,38 @@ def _check_classes(labels, name="labels"):
     return classes
 
 
+def _integer_span(y):
+    """``(lo, hi)`` of integer or bool labels when a lookup table can hold them.
+
+    None for other dtypes, for spans too wide for a table of
+    ``_LUT_SPAN_PER_SAMPLE`` entries per sample, and for uint64 labels beyond
+    the int64 range. Offsets are taken in int64, never in the labels' own
+    dtype, where ``y - lo`` would overflow int8 or int16.
+    """
+    if y.dtype.kind not in "iub" or y.shape[0] == 0:
+        return None
+    lo, hi = int(y.min()), int(y.max())
+    if (
+        hi > np.iinfo(np.int64).max
+        or hi - lo > _LUT_SPAN_PER_SAMPLE * y.shape[0] + 1024
+    ):
+        return None
+    return lo, hi
+
+
+def _offsets(y, lo):
+    """``y - lo`` as int64 offsets into a lookup table."""
+    return y.astype(np.int64) - lo
+
+
 def _unique_labels(y):
     """Return the sorted distinct labels of a 1-D array ``y``."""
-    if y.dtype.kind in "iub":
-        lo, hi = int(y.min()), int(y.max())
-        if hi - lo <= _LUT_SPAN_PER_SAMPLE * y.shape[0] + 1024:
-            present = np.bincount(y - lo if lo else y, minlength=hi - lo + 1) > 0
-            return (np.flatnonzero(present) + lo).astype(y.dtype, copy=False)
-    return np.unique(y)
+    span = _integer_span(y)
+    if span is None:
+        return np.unique(y)
+    lo, hi = span
+    present = np.bincount(_offsets(y, lo), minlength=hi - lo + 1) > 0
+    return (np.flatnonzero(present) + lo).astype(y.dtype, copy=False)
 
 
 _Y_PROBA_HINT = (
@@ -220,16 +244,16 @@ def _encode(y, classes, name="y_true", classes_name="labels", hint=_Y_PROBA_HINT
     """
     k = classes.shape[0]
     idx = None
-    if y.dtype.kind in "iub" and classes.dtype.kind in "iub":
-        lo, hi = int(y.min()), int(y.max())
+    span = _integer_span(y) if classes.dtype.kind in "iub" else None
+    if span is not None:
+        lo, hi = span
         if lo >= 0 and hi < k and np.array_equal(classes, np.arange(k)):
             return y.astype(np.intp, copy=False)  # labels 0..k-1 are their codes
-        if hi - lo <= _LUT_SPAN_PER_SAMPLE * y.shape[0] + 1024:
-            lut = np.full(hi - lo + 1, -1, dtype=np.intp)
-            inside = (classes >= lo) & (classes <= hi)
-            lut[classes[inside].astype(np.int64) - lo] = np.flatnonzero(inside)
-            idx = lut[y - lo if lo else y]
-            unknown = idx < 0
+        lut = np.full(hi - lo + 1, -1, dtype=np.intp)
+        inside = (classes >= lo) & (classes <= hi)
+        lut[_offsets(classes[inside], lo)] = np.flatnonzero(inside)
+        idx = lut[_offsets(y, lo)]
+        unknown = idx < 0
     if idx is None:
         sorter = np.argsort(classes, kind="stable")
         pos = np.searchsorted(classes, y, sorter=sorter)

@@ -1,0 +1,49 @@
+"""Regression tests of the hardening issue: inputs that used to give a silent
+wrong number or an unclear error."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+
+from sklearn_faithful import (
+    ModelBasedMetricTest,
+    cf1_score,
+    probabilistic_confusion_matrix,
+)
+
+# --- 1. narrow integer, bool and uint64 labels ---------------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64])
+def test_narrow_integer_labels_are_encoded_right(dtype):
+    # y - min(y) overflowed int8: class 100 was filed under 45
+    y = np.array([-100, 100, 100, -100], dtype=dtype)
+    proba = np.array([[1, 0, 0], [0, 0, 1], [0, 0, 1], [1, 0, 0]], dtype=float)
+    pcm = probabilistic_confusion_matrix(y, proba, labels=[-100, 45, 100])
+    assert_array_equal(pcm, [[2, 0, 0], [0, 0, 0], [0, 0, 2]])
+    assert cf1_score(y, proba, labels=[-100, 45, 100], average="micro") == 1.0
+
+
+def test_narrow_integer_labels_in_model_based_test():
+    test = ModelBasedMetricTest.from_rates(0.9, 0.1, classes=(-100, 100), pos_label=100)
+    wide = test.test_labels([-100, 100, 100, -100], [100, 100, 100, -100])
+    narrow = test.test_labels(
+        np.array([-100, 100, 100, -100], np.int8),
+        np.array([100, 100, 100, -100], np.int8),
+    )
+    assert narrow == wide
+    assert narrow.mean_c == 0.5 and narrow.mean_t == 0.75
+
+
+def test_bool_labels_in_any_order():
+    y = np.array([True, False, True])
+    proba = np.array([[0.2, 0.8], [0.6, 0.4], [0.1, 0.9]])  # columns True, False
+    pcm = probabilistic_confusion_matrix(y, proba, labels=[True, False])
+    assert_allclose(pcm, [[0.3, 1.7], [0.6, 0.4]])
+
+
+def test_uint64_labels_beyond_int64():
+    big = np.array([2**63 + 7, 2**63 + 5, 2**63 + 7], dtype=np.uint64)
+    proba = np.array([[0.2, 0.8], [0.6, 0.4], [0.1, 0.9]])
+    pcm = probabilistic_confusion_matrix(big, proba)  # classes sorted: +5, +7
+    assert_allclose(pcm, [[0.6, 0.4], [0.3, 1.7]])
