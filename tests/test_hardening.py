@@ -7,6 +7,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from sklearn_faithful import (
     ModelBasedMetricTest,
+    bayes_test,
     cf1_score,
     probabilistic_confusion_matrix,
 )
@@ -47,3 +48,34 @@ def test_uint64_labels_beyond_int64():
     proba = np.array([[0.2, 0.8], [0.6, 0.4], [0.1, 0.9]])
     pcm = probabilistic_confusion_matrix(big, proba)  # classes sorted: +5, +7
     assert_allclose(pcm, [[0.6, 0.4], [0.3, 1.7]])
+
+
+# --- 2. a model compared with itself is not better than itself ----------------
+
+
+@pytest.mark.parametrize("metric", ["precision", "recall", "f1"])
+@pytest.mark.parametrize("method", ["exact", "monte-carlo"])
+@pytest.mark.parametrize("rope", [0.0, 0.01])
+def test_identical_counts_are_a_tie(metric, method, rope):
+    counts = [[3146, 2242, 2088], [3175, 2298, 2109], [3142, 2288, 2098]] * 2
+    res = bayes_test(
+        counts, counts, metric=metric, method=method, rope=rope, random_state=0
+    )
+    assert res.p_h0 == 0.5 and res.p_h1 == 0.5  # was 0.49999999999999983
+    assert res.decision == "accept H0"
+    assert res.p_worse == res.p_better
+
+
+def test_identical_macro_counts_are_a_tie():
+    counts = np.tile([[40, 5, 6], [30, 8, 2], [20, 3, 9]], (6, 1, 1))
+    res = bayes_test(counts, counts, average="macro", n_draws=10_000, random_state=0)
+    assert res.p_h0 == 0.5 and res.decision == "accept H0"
+
+
+def test_same_f1_posterior_from_different_counts_is_a_tie():
+    # F1's posterior depends on FP + FN only: swapping them is the same model
+    a = np.array([[500, 50, 60]] * 6)
+    b = np.array([[500, 60, 50]] * 6)
+    res = bayes_test(a, b, metric="f1")
+    assert res.p_h0 == 0.5 and res.decision == "accept H0"
+    assert bayes_test(a, b, metric="precision").decision == "accept H0"  # B worse

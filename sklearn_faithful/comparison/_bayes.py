@@ -13,6 +13,7 @@ from ._counts import _CORRELATION, _check_counts, _effective_counts, _factor_for
 from ._posterior import METRICS, MacroPosterior, metric_posterior
 
 METHODS = ("exact", "monte-carlo")
+_EXACT_TIE = 1e-9
 AVERAGES = ("binary", "micro", "macro")
 
 
@@ -30,7 +31,9 @@ class BayesTestResult:
         ``1 - p_h0``, the probability that B is better than A.
     decision : str
         The paper's rule: ``"accept H0"`` iff ``p_h0 >= p_h1``, otherwise
-        ``"accept H1"``.
+        ``"accept H1"``. A tie accepts H0: a model compared with itself has
+        ``p_h0 = 0.5`` exactly, and with ``method="exact"`` a difference below
+        1e-9, the quadrature's accuracy, counts as a tie.
     mean_a, mean_b : float
         Posterior means of the metric for A (reference) and B (candidate).
     mode_a, mode_b : float
@@ -157,6 +160,44 @@ def _prob_diff_at_most(post_a, post_b, delta):
     if post_a._spread() <= post_b._spread():
         return post_a.expect(lambda x: post_b.cdf(x + delta))
     return post_b.expect(lambda x: post_a.sf(x - delta))
+
+
+def _identical(post_a, post_b):
+    """Whether two posteriors are the same distribution (a model against itself)."""
+    if type(post_a) is not type(post_b):
+        return False
+    if isinstance(post_a, MacroPosterior):
+        return len(post_a.components) == len(post_b.components) and all(
+            _identical(a, b)
+            for a, b in zip(post_a.components, post_b.components, strict=True)
+        )
+    return (post_a._alpha, post_a._beta, post_a.metric) == (
+        post_b._alpha,
+        post_b._beta,
+        post_b.metric,
+    )
+
+
+def _decision(p_h0, p_h1, method):
+    """The paper's rule, ``"accept H0"`` iff ``P(H0) >= P(H1)``.
+
+    The quadrature is accurate to about 1e-10, so a difference smaller than
+    ``_EXACT_TIE`` is a tie within rounding, and a tie accepts H0.
+    """
+    margin = _EXACT_TIE if method == "exact" else 0.0
+    return "accept H1" if p_h1 - p_h0 > margin else "accept H0"
+
+
+def _tail_beyond_rope(post_a, post_b, rope, method, rng, n_draws):
+    """``P(nu_B - nu_A > rope)`` for identical posteriors (0.5 without a rope)."""
+    if rope == 0:
+        return 0.5
+    if method == "monte-carlo":
+        diff = post_b.rvs(n_draws, random_state=rng) - post_a.rvs(
+            n_draws, random_state=rng
+        )
+        return float(np.mean(np.abs(diff) > rope)) / 2
+    return 1.0 - _prob_diff_at_most(post_a, post_b, rope)
 
 
 def _check_counts_average(counts, name, average):
@@ -333,14 +374,19 @@ def bayes_test(
     post_a = _posteriors(arr_a, metric, factor, lam, n_draws, int(seeds[0]))
     post_b = _posteriors(arr_b, metric, factor, lam, n_draws, int(seeds[1]))
 
-    if method == "monte-carlo" or average == "macro":
+    used = "monte-carlo" if method == "monte-carlo" or average == "macro" else "exact"
+    se = 0.0
+    if _identical(post_a, post_b):
+        # a model against itself: nu_B - nu_A is symmetric about 0, exactly
+        p_h0 = 0.5
+        p_worse = p_better = _tail_beyond_rope(post_a, post_b, rope, used, rng, n_draws)
+    elif used == "monte-carlo":
         diff = post_b.rvs(n_draws, random_state=rng) - post_a.rvs(
             n_draws, random_state=rng
         )
         p_h0 = float(np.mean(diff <= 0))  # eq. 33
         p_worse = float(np.mean(diff < -rope))
         p_better = float(np.mean(diff > rope))
-        used = "monte-carlo"
         se = float(np.sqrt(p_h0 * (1 - p_h0) / n_draws))
     else:
         p_h0 = min(max(_prob_diff_at_most(post_a, post_b, 0.0), 0.0), 1.0)
@@ -349,14 +395,12 @@ def bayes_test(
             p_better = 1.0 - _prob_diff_at_most(post_a, post_b, rope)
         else:
             p_worse, p_better = p_h0, 1.0 - p_h0
-        used = "exact"
-        se = 0.0
     p_h1 = 1.0 - p_h0
     return BayesTestResult(
         metric=metric,
         p_h0=p_h0,
         p_h1=p_h1,
-        decision="accept H0" if p_h0 >= p_h1 else "accept H1",
+        decision=_decision(p_h0, p_h1, used),
         mean_a=post_a.mean(),
         mean_b=post_b.mean(),
         mode_a=post_a.mode(),
