@@ -4,10 +4,13 @@ wrong number or an unclear error."""
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
+from scipy import stats
+from sklearn import metrics as skm
 
 from sklearn_faithful import (
     ModelBasedMetricTest,
     bayes_test,
+    bootstrap_confidence_interval,
     cf1_score,
     probabilistic_confusion_matrix,
 )
@@ -79,3 +82,37 @@ def test_same_f1_posterior_from_different_counts_is_a_tie():
     res = bayes_test(a, b, metric="f1")
     assert res.p_h0 == 0.5 and res.decision == "accept H0"
     assert bayes_test(a, b, metric="precision").decision == "accept H0"  # B worse
+
+
+# --- 5. one-sided basic intervals ----------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic"])
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+def test_intervals_equal_scipy_on_the_same_distribution(method, alternative):
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 80)
+    p = np.where(rng.random(80) < 0.8, y, 1 - y)
+    res = bootstrap_confidence_interval(
+        y,
+        p,
+        metric="f1",
+        method=method,
+        alternative=alternative,
+        n_resamples=999,
+        confidence_level=0.9,
+        random_state=0,
+    )
+    # scipy computes its interval from our bootstrap distribution
+    ref = stats.bootstrap(
+        (y, p),
+        lambda a, b: skm.f1_score(a, b),
+        paired=True,
+        vectorized=False,
+        n_resamples=0,
+        method=method,
+        alternative=alternative,
+        confidence_level=0.9,
+        bootstrap_result=res,
+    )
+    assert_allclose(res.confidence_interval, ref.confidence_interval, rtol=1e-12)

@@ -170,14 +170,16 @@ def _check_arrays(y_true, *y_preds, names=("y_pred",), min_samples=2):
 
 
 def _interval(dist, statistic, confidence_level, method, alternative):
+    """Percentile or basic interval from a bootstrap distribution, as scipy's.
+
+    One-sided intervals put all of ``1 - confidence_level`` in one tail; the
+    basic interval reflects the percentile one about the statistic,
+    ``(2 theta - q_high, 2 theta - q_low)``.
+    """
     alpha = 1 - confidence_level
     if alternative == "two-sided":
-        qs = [alpha / 2, 1 - alpha / 2]
-    elif alternative == "less":
-        qs = [0.0, confidence_level]
-    else:
-        qs = [alpha, 1.0]
-    low, high = np.nanquantile(dist, qs)
+        alpha /= 2
+    low, high = np.nanquantile(dist, [alpha, 1 - alpha])
     if method == "basic":
         low, high = 2 * statistic - high, 2 * statistic - low
     if alternative == "less":
