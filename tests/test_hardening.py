@@ -12,7 +12,9 @@ from sklearn_faithful import (
     bayes_test,
     bootstrap_confidence_interval,
     cf1_score,
+    kappa_confidence_interval,
     probabilistic_confusion_matrix,
+    sign_test,
 )
 
 # --- 1. narrow integer, bool and uint64 labels ---------------------------------
@@ -116,3 +118,33 @@ def test_intervals_equal_scipy_on_the_same_distribution(method, alternative):
         bootstrap_result=res,
     )
     assert_allclose(res.confidence_interval, ref.confidence_interval, rtol=1e-12)
+
+
+# --- 7. shapes and label kinds of the paired tests ------------------------------
+
+
+def test_sign_test_refuses_column_vectors():
+    y = np.arange(200) % 2
+    with pytest.raises(ValueError, match=r"y_pred_a must be 1-D labels.*\(200, 1\)"):
+        sign_test(y, y[:, None], y)  # used to broadcast to 200 x 200
+
+
+def test_label_kinds_must_match():
+    y = np.array(["a", "b"] * 20)
+    with pytest.raises(ValueError, match="y_pred_b holds labels of dtype"):
+        sign_test(y, y, np.arange(40) % 2)
+    # numbers in an object array are numbers
+    obj = np.array([0, 1] * 20, dtype=object)
+    assert sign_test(obj, obj, 1 - np.arange(40) % 2).n_a_better == 40
+
+
+def test_kappa_names_its_own_parameters():
+    with pytest.raises(ValueError, match="y1 must be 1-D"):
+        kappa_confidence_interval([[0, 1]], [0, 1])
+    with pytest.raises(ValueError, match="y2 has 3 samples but y1 has 2"):
+        kappa_confidence_interval([0, 1], [0, 1, 1])
+
+
+def test_scalar_prediction_is_refused():
+    with pytest.raises(ValueError, match="'y_pred' parameter .* array-like"):
+        bootstrap_confidence_interval([0, 1, 1], 1)

@@ -145,27 +145,61 @@ _PAIRED_CONSTRAINTS = {
 }
 
 
-def _check_arrays(y_true, *y_preds, names=("y_pred",), min_samples=2):
+def _is_text(labels):
+    """Whether 1-D ``labels`` are strings (numpy strings or str objects)."""
+    if labels.dtype.kind in "US":
+        return True
+    return labels.dtype.kind == "O" and labels.size > 0 and isinstance(labels[0], str)
+
+
+def _check_arrays(
+    y_true,
+    *y_preds,
+    names=("y_pred",),
+    true_name="y_true",
+    min_samples=2,
+    labels_only=False,
+):
+    """Check the true labels and the predictions of the same items.
+
+    Predictions are labels (1-D) or, unless ``labels_only``, probabilities
+    (2-D). Label predictions must be of the same kind as the true labels
+    (numbers, or strings), or no item could ever be right.
+    """
     y_true = np.asarray(y_true)
     if y_true.ndim != 1:
-        raise ValueError(f"y_true must be 1-D; got shape {y_true.shape}.")
+        raise ValueError(f"{true_name} must be 1-D; got shape {y_true.shape}.")
     n = y_true.shape[0]
     if n < min_samples:
         raise ValueError(
-            f"y_true has {n} samples; resampling needs at least {min_samples}."
+            f"{true_name} has {n} samples; resampling needs at least {min_samples}."
         )
     out = []
     for name, y in zip(names, y_preds, strict=True):
         arr = np.asarray(y)
+        allowed = (1,) if labels_only else (1, 2)
+        if arr.ndim not in allowed:
+            what = (
+                "labels"
+                if labels_only
+                else "labels or (n_samples, n_classes) probabilities"
+            )
+            raise ValueError(f"{name} must be 1-D {what}; got shape {arr.shape}.")
         if arr.shape[0] != n:
             raise ValueError(
-                f"{name} has {arr.shape[0]} samples but y_true has {n}; they must "
-                "describe the same items."
+                f"{name} has {arr.shape[0]} samples but {true_name} has {n}; they "
+                "must describe the same items."
+            )
+        if arr.ndim == 1 and _is_text(arr) != _is_text(y_true):
+            raise ValueError(
+                f"{name} holds labels of dtype {arr.dtype!s} but {true_name} of "
+                f"dtype {y_true.dtype!s}; predictions must use the same labels as "
+                f"{true_name} (strings and numbers never match)."
             )
         out.append(arr)
-    for name, arr in (("y_true", y_true), *zip(names, out, strict=True)):
-        if arr.dtype.kind == "f" and np.isnan(arr).any():
-            raise ValueError(f"{name} contains NaN.")
+    for name, arr in ((true_name, y_true), *zip(names, out, strict=True)):
+        if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+            raise ValueError(f"{name} contains NaN or infinity.")
     return y_true, out
 
 
@@ -734,7 +768,12 @@ def sign_test(
     (8, 0, 0.0078)
     """
     y_true, (a, b) = _check_arrays(
-        y_true, y_pred_a, y_pred_b, names=("y_pred_a", "y_pred_b"), min_samples=1
+        y_true,
+        y_pred_a,
+        y_pred_b,
+        names=("y_pred_a", "y_pred_b"),
+        min_samples=1,
+        labels_only=True,
     )
     right_a, right_b = a == y_true, b == y_true
     n_b = int(np.sum(right_b & ~right_a))
@@ -830,7 +869,7 @@ def kappa_confidence_interval(
     >>> round(res.statistic, 3)
     0.697
     """
-    y1, (y2,) = _check_arrays(y1, y2, names=("y2",))
+    y1, (y2,) = _check_arrays(y1, y2, names=("y2",), true_name="y1", labels_only=True)
     statistic = float(cohen_kappa_score(y1, y2, weights=weights))
     rng = _generator(random_state)
     hard = HardLabelStats(y1, y2)
