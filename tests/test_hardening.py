@@ -8,10 +8,12 @@ from scipy import stats
 from sklearn import metrics as skm
 
 from sklearn_faithful import (
+    BetaPosterior,
     ModelBasedMetricTest,
     bayes_test,
     bootstrap_confidence_interval,
     cf1_score,
+    counts_from_triples,
     kappa_confidence_interval,
     probabilistic_confusion_matrix,
     sign_test,
@@ -148,3 +150,51 @@ def test_kappa_names_its_own_parameters():
 def test_scalar_prediction_is_refused():
     with pytest.raises(ValueError, match="'y_pred' parameter .* array-like"):
         bootstrap_confidence_interval([0, 1, 1], 1)
+
+
+# --- 3. huge counts: accurate as far as double precision allows ---------------
+
+
+def test_edgeworth_equals_boost_where_both_hold(monkeypatch):
+    # at a + b = 9e10 Boost is accurate to ~1e-10; the expansions take over above
+    from sklearn_faithful.comparison import _posterior
+
+    a, b = 7e10, 2e10
+    mean, sd = a / (a + b), np.sqrt(a * b / (a + b) ** 3)
+    x = mean + sd * np.array([-5.0, -2.0, -0.3, 0.0, 0.7, 3.0])
+    q = np.array([1e-12, 1e-3, 0.2, 0.5, 0.9, 1 - 1e-9])
+    boost_cdf, boost_ppf = _posterior._betainc(a, b, x), _posterior._betaincinv(a, b, q)
+    monkeypatch.setattr(_posterior, "_LARGE", 1e9)
+    assert_allclose(_posterior._betainc(a, b, x), boost_cdf, rtol=1e-8)
+    assert_allclose(_posterior._betaincinv(a, b, q), boost_ppf, rtol=1e-14)
+
+
+@pytest.mark.parametrize("scale", [1e12, 1e14, 7e15])
+def test_huge_posteriors_are_finite_and_consistent(scale):
+    post = BetaPosterior(7 * scale, 2 * scale)  # used to give NaN from 1e15
+    assert abs(post.cdf(7 / 9) - 0.5) < 1e-6
+    q = np.array([1e-20, 0.01, 0.5, 0.99])
+    assert_allclose(post.cdf(post.ppf(q)), q, rtol=1e-6)
+    low, high = post.interval(0.95)
+    assert low < 7 / 9 < high and np.isfinite([low, high]).all()
+
+
+@pytest.mark.parametrize("scale", [1e3, 1e6, 1e9, 1e11, 1e13, 1e14])
+@pytest.mark.parametrize("metric", ["recall", "f1"])
+def test_exact_test_matches_monte_carlo_at_any_scale(scale, metric):
+    # B differs from A by about one posterior standard deviation at every scale
+    a = np.array([[70.0, 20.0, 30.0]] * 6) * scale
+    b = a + [
+        [np.round(0.4 * np.sqrt(scale * 70)), 0, -np.round(0.4 * np.sqrt(scale * 70))]
+    ]
+    exact = bayes_test(a, b, metric=metric)
+    mc = bayes_test(a, b, metric=metric, method="monte-carlo", random_state=0)
+    assert 0.05 < exact.p_h1 < 0.999
+    assert abs(exact.p_h1 - mc.p_h1) < 4 * mc.standard_error + 1e-9
+
+
+def test_counts_beyond_double_precision_are_refused():
+    with pytest.raises(ValueError, match=r"counts above 2\*\*53"):
+        bayes_test([[2**60, 3, 4]] * 6, [[5, 3, 4]] * 6)
+    with pytest.raises(ValueError, match=r"counts above 2\*\*53"):
+        counts_from_triples(np.array([[2**53 + 2, 2**53 + 2, 2**53 + 1]]))

@@ -161,6 +161,21 @@ def correlation_factor(correlation="wang2019", n_repetitions=3):
     return float(correlation)
 
 
+# Every integer up to 2**53 is exact as a double; above it counts would be
+# rounded, and sums of them could overflow nothing but lose units.
+_MAX_COUNT = 2**53
+
+
+def _raise_too_large(name, arr):
+    where = tuple(int(i) for i in np.argwhere(arr > _MAX_COUNT)[0])
+    raise ValueError(
+        f"{name} holds {arr[where]!r} at index {where}; counts above 2**53 = "
+        f"{_MAX_COUNT} cannot be represented exactly in double precision. Divide "
+        "all counts of both models by a common factor (the test depends on "
+        "them through ratios and their total size)."
+    )
+
+
 def _check_counts(counts, name="counts", *, allow_per_class=True):
     """Validate per-split counts and return them as a float array.
 
@@ -189,9 +204,13 @@ def _check_counts(counts, name="counts", *, allow_per_class=True):
             f"shape {arr.shape}. Convert (n_gold, n_pred, n_correct) triples with "
             "counts_from_triples."
         )
+    if arr.dtype.kind in "iu" and arr.size and int(arr.max()) > _MAX_COUNT:
+        _raise_too_large(name, arr)
     arr = arr.astype(np.float64)
     if not np.isfinite(arr).all():
         raise ValueError(f"{name} contains NaN or infinity; counts must be finite.")
+    if (arr > _MAX_COUNT).any():
+        _raise_too_large(name, arr)
     if (arr < 0).any():
         where = tuple(int(i) for i in np.argwhere(arr < 0)[0])
         raise ValueError(

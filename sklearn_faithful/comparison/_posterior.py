@@ -64,6 +64,63 @@ _Z_LOWER = _Z_NODES <= 0
 _Z_TAIL = special.ndtr(np.where(_Z_LOWER, _Z_NODES, -_Z_NODES))
 
 
+# Above this a + b, Boost's incomplete Beta function loses accuracy: its
+# inverse is off by 1e-4 (relative) at a + b = 1e13 and both return NaN beyond
+# about 1e16. There the Edgeworth expansion of the cdf and the Cornish-Fisher
+# expansion of the quantile take over; their error is O((a + b)^(-3/2)), below
+# 1e-16 here. See benchmarks/bench_beta_accuracy.py for the comparison.
+_LARGE = 1e11
+
+
+def _beta_shape(a, b):
+    """Mean, standard deviation, skewness and excess kurtosis of Beta(a, b).
+
+    Written in ``p = a / (a + b)`` so that nothing overflows for huge ``a``, ``b``.
+    """
+    n = a + b
+    p, q = a / n, b / n
+    sigma = np.sqrt(p * q / (n + 1))
+    skew = 2 * (q - p) / np.sqrt(p * q) * np.sqrt(n + 1) / (n + 2)
+    kurt = 6 * ((p - q) ** 2 * (n + 1) / (p * q) - (n + 2)) / ((n + 2) * (n + 3))
+    return p, sigma, skew, kurt
+
+
+def _betainc(a, b, x):
+    """Regularized incomplete Beta ``I_x(a, b)``, the Beta(a, b) cdf."""
+    if a + b <= _LARGE:
+        return special.betainc(a, b, x)
+    # Edgeworth expansion to O(n^-1) with Hermite polynomials He2, He3, He5
+    mean, sigma, skew, kurt = _beta_shape(a, b)
+    z = (x - mean) / sigma
+    correction = (
+        skew / 6 * (z * z - 1)
+        + kurt / 24 * (z**3 - 3 * z)
+        + skew * skew / 72 * (z**5 - 10 * z**3 + 15 * z)
+    )
+    density = np.exp(-0.5 * z * z) / np.sqrt(2 * np.pi)
+    lower = special.ndtr(z) - density * correction
+    upper = special.ndtr(-z) + density * correction
+    return np.clip(np.where(z <= 0, lower, 1.0 - upper), 0.0, 1.0)
+
+
+def _betaincinv(a, b, q):
+    """Inverse of :func:`_betainc` in ``x``: the Beta(a, b) quantile."""
+    if a + b <= _LARGE:
+        return special.betaincinv(a, b, q)
+    # Cornish-Fisher expansion to O(n^-1)
+    mean, sigma, skew, kurt = _beta_shape(a, b)
+    with np.errstate(invalid="ignore"):
+        z = special.ndtri(q)
+        w = (
+            z
+            + skew / 6 * (z * z - 1)
+            + kurt / 24 * (z**3 - 3 * z)
+            - skew * skew / 36 * (2 * z**3 - 5 * z)
+        )
+        x = np.clip(mean + sigma * w, 0.0, 1.0)
+    return np.where(q <= 0, 0.0, np.where(q >= 1, 1.0, x))
+
+
 class _BetaTransformPosterior:
     """A metric ``g(W)``, ``W ~ Beta(alpha, beta)``, ``g`` increasing on [0, 1]."""
 
@@ -122,25 +179,25 @@ class _BetaTransformPosterior:
     def cdf(self, x):
         """Posterior probability that the metric is at most ``x``."""
         x = np.clip(np.asarray(x, dtype=np.float64), 0.0, 1.0)
-        out = special.betainc(self._alpha, self._beta, self._h(x))
+        out = _betainc(self._alpha, self._beta, self._h(x))
         return out[()] if out.ndim == 0 else out
 
     def sf(self, x):
         """Posterior probability that the metric exceeds ``x``."""
         x = np.clip(np.asarray(x, dtype=np.float64), 0.0, 1.0)
-        out = special.betainc(self._beta, self._alpha, self._complement_h(x))
+        out = _betainc(self._beta, self._alpha, self._complement_h(x))
         return out[()] if out.ndim == 0 else out
 
     def ppf(self, q):
         """Quantile function, the inverse of :meth:`cdf`."""
         q = np.asarray(q, dtype=np.float64)
-        out = self._g(special.betaincinv(self._alpha, self._beta, q))
+        out = self._g(_betaincinv(self._alpha, self._beta, q))
         return out[()] if out.ndim == 0 else out
 
     def isf(self, q):
         """Inverse of :meth:`sf`, accurate for small upper-tail probabilities."""
         q = np.asarray(q, dtype=np.float64)
-        out = self._g_of_complement(special.betaincinv(self._beta, self._alpha, q))
+        out = self._g_of_complement(_betaincinv(self._beta, self._alpha, q))
         return out[()] if out.ndim == 0 else out
 
     def median(self):
