@@ -15,6 +15,8 @@ from sklearn_faithful import (
     cf1_score,
     counts_from_triples,
     kappa_confidence_interval,
+    paired_bootstrap_test,
+    paired_permutation_test,
     probabilistic_confusion_matrix,
     sign_test,
 )
@@ -198,3 +200,101 @@ def test_counts_beyond_double_precision_are_refused():
         bayes_test([[2**60, 3, 4]] * 6, [[5, 3, 4]] * 6)
     with pytest.raises(ValueError, match=r"counts above 2\*\*53"):
         counts_from_triples(np.array([[2**53 + 2, 2**53 + 2, 2**53 + 1]]))
+
+
+# --- 4 and 6. weights travel with their items; BCa on probabilities -----------
+
+
+def _weighted_data(n=120, seed=3):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    a = np.where(rng.random(n) < 0.7, y, rng.integers(0, 3, n))
+    b = np.where(rng.random(n) < 0.8, y, rng.integers(0, 3, n))
+    proba = rng.dirichlet(np.ones(3), n)
+    w = rng.integers(0, 4, n).astype(float)
+    return y, a, b, proba, w
+
+
+@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_weights_are_resampled_with_their_items(fast, method):
+    y, a, _, _, _ = _weighted_data()
+    w = (a == y).astype(float)  # all weight on the right answers
+    res = bootstrap_confidence_interval(
+        y,
+        a,
+        metric="accuracy",
+        metric_kwargs={"sample_weight": w},
+        n_resamples=200,
+        method=method,
+        fast=fast,
+        random_state=0,
+    )
+    assert res.statistic == 1.0
+    assert tuple(res.confidence_interval) == (1.0, 1.0)  # was (0.405, 0.600)
+
+
+@pytest.mark.parametrize(
+    "metric, kwargs",
+    [("accuracy", {}), ("f1", {"average": "macro"}), ("cf1", {"average": "weighted"})],
+)
+def test_weighted_fast_path_is_identical_to_generic(metric, kwargs):
+    y, a, b, proba, w = _weighted_data()
+    pred = proba if metric.startswith("c") else a
+    kw = dict(
+        metric=metric,
+        metric_kwargs={**kwargs, "sample_weight": w},
+        n_resamples=300,
+        random_state=5,
+    )
+    fast = bootstrap_confidence_interval(y, pred, **kw)
+    slow = bootstrap_confidence_interval(y, pred, fast=False, **kw)
+    assert fast.fast_path and not slow.fast_path
+    assert_allclose(
+        fast.bootstrap_distribution, slow.bootstrap_distribution, rtol=1e-10
+    )
+    if metric.startswith("c"):
+        return
+    for test in (paired_bootstrap_test, paired_permutation_test):
+        fast = test(y, a, b, **kw)
+        slow = test(y, a, b, fast=False, **kw)
+        assert fast.fast_path and not slow.fast_path
+        assert_allclose(fast.null_distribution, slow.null_distribution, atol=1e-12)
+
+
+def test_integer_weights_equal_repeated_items():
+    y, a, b, _, _ = _weighted_data(n=40)
+    w = np.arange(40) % 3  # 0, 1 or 2 copies
+    kw = dict(metric="f1_macro", n_resamples=20, random_state=0)
+    weighted = paired_bootstrap_test(y, a, b, metric_kwargs={"sample_weight": w}, **kw)
+    rep = np.repeat(np.arange(40), w)
+    repeated = paired_bootstrap_test(y[rep], a[rep], b[rep], **kw)
+    assert weighted.statistic == pytest.approx(repeated.statistic)
+
+
+@pytest.mark.parametrize("metric", ["cf1", "cprecision_macro", "crecall_weighted"])
+def test_bca_works_on_probabilities(metric):
+    y, _, _, proba, w = _weighted_data(n=60)
+    res = bootstrap_confidence_interval(
+        y,
+        proba,
+        metric=metric,
+        method="bca",
+        n_resamples=300,
+        random_state=0,
+        metric_kwargs={"labels": [0, 1, 2], "average": "macro"}
+        if metric == "cf1"
+        else None,
+    )
+    low, high = res.confidence_interval
+    assert low < res.statistic < high
+
+
+def test_bad_weights_in_metric_kwargs():
+    y, a, _, _, _ = _weighted_data()
+    with pytest.raises(ValueError, match=r"metric_kwargs\['sample_weight'\]"):
+        bootstrap_confidence_interval(y, a, metric_kwargs={"sample_weight": [1.0, 2.0]})
+    with pytest.raises(ValueError, match="non-negative"):
+        bootstrap_confidence_interval(
+            y, a, metric_kwargs={"sample_weight": -np.ones(len(y))}
+        )

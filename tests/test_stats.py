@@ -21,11 +21,8 @@ from sklearn_faithful.stats import (
     required_sample_size,
     sign_test,
 )
-from sklearn_faithful.stats._fast_metrics import (
-    HardLabelStats,
-    metric_from_tables,
-    resolve_metric,
-)
+from sklearn_faithful.stats._fast_metrics import resolve_metric
+from sklearn_faithful.stats._resampling import _fast_resampler
 
 # --- regression gates (formulas page) --------------------------------------------
 
@@ -142,6 +139,12 @@ def test_gate_bad_input(call, match):
 AVERAGES = ["binary", "micro", "macro", "weighted"]
 
 
+def _fast_value(y, pred, spec, kwargs):
+    """The fast path's metric on the data itself (every unit drawn once)."""
+    resampler, metric_of = _fast_resampler(y, [pred], spec, kwargs, None)
+    return metric_of(resampler.totals()[0])[0]
+
+
 @pytest.mark.parametrize("func", [skm.precision_score, skm.recall_score, skm.f1_score])
 @pytest.mark.parametrize("average", AVERAGES)
 def test_metric_from_tables_equals_sklearn(func, average):
@@ -152,24 +155,20 @@ def test_metric_from_tables_equals_sklearn(func, average):
         y = rng.integers(0, k, n)
         p = rng.integers(0, k, n)
         kwargs = dict(average=average, zero_division=0)
-        _, _, spec = resolve_metric(func, kwargs)
-        hard = HardLabelStats(y, p)
-        table = hard.tables(hard.cell_counts[None, :].astype(float))[0]
-        ours = metric_from_tables(table, spec, hard.pos_index(1), n)[0]
+        _, _, spec, _ = resolve_metric(func, kwargs)
+        ours = _fast_value(y, p, spec, kwargs)
         assert ours == pytest.approx(func(y, p, **kwargs), abs=1e-12), trial
 
 
 def test_accuracy_and_fbeta_from_tables():
     rng = np.random.default_rng(3)
     y, p = rng.integers(0, 3, 50), rng.integers(0, 3, 50)
-    hard = HardLabelStats(y, p)
-    table = hard.tables(hard.cell_counts[None, :].astype(float))[0]
-    _, _, spec = resolve_metric("accuracy")
-    assert metric_from_tables(table, spec, 0, 50)[0] == skm.accuracy_score(y, p)
-    _, kw, spec = resolve_metric(
+    _, _, spec, _ = resolve_metric("accuracy")
+    assert _fast_value(y, p, spec, {}) == skm.accuracy_score(y, p)
+    _, kw, spec, _ = resolve_metric(
         functools.partial(skm.fbeta_score, beta=2), {"average": "macro"}
     )
-    assert metric_from_tables(table, spec, 0, 50)[0] == pytest.approx(
+    assert _fast_value(y, p, spec, kw) == pytest.approx(
         skm.fbeta_score(y, p, beta=2, average="macro")
     )
 

@@ -1,23 +1,27 @@
-"""Confusion-matrix metrics computed for many resamples at once.
+"""Confusion-matrix metrics computed for many resamples at once, in bounded memory.
 
-A bootstrap resample of (y_true, y_pred) changes the metric only through its
-confusion matrix, and that matrix is multinomial over the observed cells. So
-accuracy, precision, recall and F-beta, in every averaging, can be computed
-from a batch of resampled count matrices without calling the metric once per
-resample. The confidence metrics work the same way from per-sample
-contributions (the diagonal mass, the predicted mass and the true count of each
-class). Each function here returns exactly what scikit-learn's (or our) metric
+Accuracy, precision, recall and F-beta, in every averaging, and the confidence
+metrics, depend on the data only through per-class sums: the true positives,
+the predicted total and the true total of each class (with sample weights, the
+weighted sums). Each resampling unit (an item, or a cell of items with the same
+labels) contributes a fixed sparse row of those sums, its *features*. A
+bootstrap resample is a vector of multiplicities over the units and a
+permutation a vector of swaps, so the sums of a batch of resamples are one
+matrix product, and the metric follows from them without calling it once per
+resample. Resamples are processed in chunks whose size is set by a memory
+budget, so extra memory stays bounded whatever the number of classes or
+resamples. Each metric here returns exactly what scikit-learn's (or our) metric
 returns on the same data; the tests check that identity.
 """
 
 import functools
 
 import numpy as np
+from scipy import sparse
 from sklearn import metrics as skm
 
 from ..metrics import _confidence as conf
 from ..metrics._prf import _precision_recall_fscore, _zero_division_value
-from ..utils._validation import _pos_label_index
 
 # metric function -> (kind, which, default beta)
 _KNOWN = {
@@ -44,11 +48,13 @@ _FAST_KWARGS = {"average", "pos_label", "beta", "zero_division", "labels"}
 
 
 def resolve_metric(metric, metric_kwargs=None):
-    """Return ``(callable, kwargs, spec)``; ``spec`` is None without a fast path.
+    """Return ``(callable, kwargs, spec, sample_weight)``.
 
     ``metric`` is a callable ``metric(y_true, y_pred, **kwargs)``, a
     ``functools.partial`` of one, or a name such as ``"f1_macro"`` or
-    ``"cf1"``.
+    ``"cf1"``. ``spec`` is None without a fast path. ``sample_weight`` is
+    taken out of the keyword arguments (those of a partial too): the
+    resampling functions resample it with the items and pass it back.
     """
     kwargs = dict(metric_kwargs or {})
     if isinstance(metric, str):
@@ -70,14 +76,15 @@ def resolve_metric(metric, metric_kwargs=None):
     while isinstance(func, functools.partial) and not func.args:
         kwargs = {**func.keywords, **kwargs}
         func = func.func
+    weight = kwargs.pop("sample_weight", None)
     known = _KNOWN.get(func)
     if known is None or not set(kwargs) <= _FAST_KWARGS:
-        return func, kwargs, None
+        return func, kwargs, None, weight
     kind, which, beta = known
     if kind == "accuracy" and kwargs:
-        return func, kwargs, None  # normalize=False and the like: generic path
+        return func, kwargs, None, weight  # normalize=False and the like
     if kind == "prf" and kwargs.get("labels") is not None:
-        return func, kwargs, None  # sklearn's label subset: generic path
+        return func, kwargs, None, weight  # sklearn's label subset: generic path
     spec = dict(
         kind=kind,
         which=which,
@@ -87,11 +94,26 @@ def resolve_metric(metric, metric_kwargs=None):
         zero_division=kwargs.get("zero_division", "warn"),
     )
     if spec["average"] not in ("binary", "micro", "macro", "weighted"):
-        return func, kwargs, None
-    return func, kwargs, spec
+        return func, kwargs, None, weight
+    return func, kwargs, spec, weight
 
 
 _WHICH = {"precision": 0, "recall": 1, "f": 2}
+
+# Working memory of one chunk: the largest array of a chunk holds about this
+# many bytes, and a chunk allocates a few such arrays.
+_CHUNK_BYTES = 32 * 2**20
+
+
+def _rows_per_chunk(width):
+    """Resamples per chunk when each resample needs ``width`` float64 entries."""
+    return max(1, _CHUNK_BYTES // (8 * max(int(width), 1)))
+
+
+def _chunks(total, rows):
+    """Sizes of successive chunks of at most ``rows`` that add up to ``total``."""
+    full, rest = divmod(total, rows)
+    return [rows] * full + ([rest] if rest else [])
 
 
 def prf_batch(tp, pred, true, spec, pos_index, present=None):
@@ -113,51 +135,138 @@ def prf_batch(tp, pred, true, spec, pos_index, present=None):
     return values[_WHICH[spec["which"]]]
 
 
-class HardLabelStats:
-    """Cells of (y_true, y_pred[, y_pred_b]) for multinomial resampling."""
+def encode_labels(*arrays):
+    """The sorted classes of all ``arrays`` and the code of each label."""
+    arrays = [np.asarray(a) for a in arrays]
+    classes = np.unique(np.concatenate(arrays))
+    return classes, [np.searchsorted(classes, a) for a in arrays]
 
-    def __init__(self, y_true, *y_preds):
-        arrays = [np.asarray(y) for y in (y_true, *y_preds)]
-        self.classes = np.unique(np.concatenate(arrays))
-        k = self.classes.size
-        codes = [np.searchsorted(self.classes, a) for a in arrays]
+
+def label_features(true_codes, pred_codes, k, weight=None):
+    """Sparse features of label predictions, one row per unit.
+
+    Columns: the true positives of each class, the predictions of each class,
+    the true labels of each class (all weighted), then the unweighted count of
+    each class in y_true or y_pred, which tells the labels scikit-learn
+    averages over.
+    """
+    n = true_codes.shape[0]
+    w = np.ones(n) if weight is None else np.asarray(weight, dtype=np.float64)
+    rows = np.repeat(np.arange(n), 5)
+    cols = np.column_stack(
+        [
+            true_codes,
+            k + pred_codes,
+            2 * k + true_codes,
+            3 * k + true_codes,
+            3 * k + pred_codes,
+        ]
+    ).ravel()
+    data = np.column_stack(
+        [w * (true_codes == pred_codes), w, w, np.ones(n), np.ones(n)]
+    ).ravel()
+    return sparse.csr_matrix((data, (rows, cols)), shape=(n, 4 * k))
+
+
+def metric_from_sums(sums, spec, pos_index, k):
+    """The metric of each resample from its summed features (B, 3k or 4k)."""
+    tp, pred, true = sums[:, :k], sums[:, k : 2 * k], sums[:, 2 * k : 3 * k]
+    if spec["kind"] == "accuracy":
+        # formulas page, "Precision, recall, F-beta and accuracy": trace / N
+        # (with weights: the weight of the right answers over the total weight)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return tp.sum(axis=1) / true.sum(axis=1)
+    if spec["average"] == "binary" and pos_index < 0:
+        zero = _zero_division_value(spec["zero_division"])
+        return np.full(sums.shape[0], zero)
+    present = sums[:, 3 * k :] > 0 if spec["kind"] == "prf" else None
+    return prf_batch(tp, pred, true, spec, pos_index, present=present)
+
+
+class Resampler:
+    """Sums of unit features under bootstrap or permutation draws, chunk by chunk.
+
+    Parameters
+    ----------
+    features : list of (n_units, d) matrices
+        One per system, dense or sparse.
+    counts : ndarray of shape (n_units,), default=None
+        Items in each unit when the units are cells of identical items; then
+        bootstrap draws are multinomial over the cells, which is what
+        resampling the items gives (equal in distribution). None: every unit
+        is one item, drawn by index with the same random stream as a loop over
+        ``rng.integers(0, n, n)`` (identical for the same seed).
+    """
+
+    def __init__(self, features, counts=None):
+        self.features = features
+        self.counts = counts
+        self.n_units = features[0].shape[0]
+        self.n = self.n_units if counts is None else int(counts.sum())
+        self.width = max(f.shape[1] for f in features)
+
+    def totals(self):
+        """The sums of the data itself, one (1, d) array per system."""
+        w = np.ones(self.n_units) if self.counts is None else self.counts
+        w = w.astype(np.float64)[None, :]
+        return [np.asarray(w @ f) for f in self.features]
+
+    def _rows(self):
+        return _rows_per_chunk(max(self.n_units, self.width))
+
+    def _draws(self, rng, c):
+        """(c, n_units) bootstrap multiplicities of one chunk."""
+        if self.counts is not None:
+            return rng.multinomial(self.n, self.counts / self.n, size=c)
+        idx = rng.integers(0, self.n, size=(c, self.n))
+        idx += (np.arange(c) * self.n)[:, None]
+        return np.bincount(idx.ravel(), minlength=c * self.n).reshape(c, self.n)
+
+    def bootstrap(self, rng, n_resamples):
+        """Yield, chunk by chunk, the list of (c, d) sums of each system."""
+        for c in _chunks(n_resamples, self._rows()):
+            draws = self._draws(rng, c).astype(np.float64)
+            yield [np.asarray(draws @ f) for f in self.features]
+
+    def permute(self, rng, n_resamples):
+        """Yield the sums of two systems whose outputs are swapped unit by unit.
+
+        Each item's two outputs are exchanged with probability 1/2. For cells,
+        the number of swapped items of each cell is binomial; cells where the
+        two systems agree are left alone, as swapping them changes nothing.
+        """
+        fa, fb = self.features
+        base_a, base_b = self.totals()
+        delta = fb - fa  # swapping a unit moves delta from B's sums to A's
+        if self.counts is not None:
+            movable = np.flatnonzero(abs(delta).sum(axis=1).A1 > 0)
+        for c in _chunks(n_resamples, self._rows()):
+            if self.counts is None:
+                swaps = (rng.random((c, self.n)) < 0.5).astype(np.float64)
+            else:
+                swaps = np.zeros((c, self.n_units))
+                swaps[:, movable] = rng.binomial(
+                    self.counts[movable], 0.5, size=(c, movable.size)
+                )
+            moved = np.asarray(swaps @ delta)
+            yield [base_a + moved, base_b - moved]
+
+
+def label_resampler(y_true, y_preds, weight=None):
+    """A :class:`Resampler` of label predictions, and the classes.
+
+    Without weights the units are the observed cells of (true, predictions)
+    labels; with weights, the items.
+    """
+    classes, codes = encode_labels(y_true, *y_preds)
+    k = classes.size
+    if weight is None:
         cell = codes[0]
         for c in codes[1:]:
             cell = cell * k + c
-        self.n = arrays[0].shape[0]
-        self.k = k
-        self.n_preds = len(y_preds)
-        counts = np.bincount(cell, minlength=k ** (1 + len(y_preds)))
-        self.cells = np.flatnonzero(counts)
-        self.cell_counts = counts[self.cells]
-
-    def tables(self, cell_counts):
-        """(B, K, K) confusion tables of each prediction from (B, n_cells) counts."""
-        full = np.zeros((cell_counts.shape[0], self.k ** (1 + self.n_preds)))
-        full[:, self.cells] = cell_counts
-        return self.tables_from_full(full)
-
-    def tables_from_full(self, full):
-        """The same from counts over all K^(1 + n_preds) cells."""
-        k = self.k
-        full = full.reshape((full.shape[0],) + (k,) * (1 + self.n_preds))
-        if self.n_preds == 1:
-            return [full]
-        return [full.sum(axis=3), full.sum(axis=2)]  # axes: (b, true, a, b)
-
-    def pos_index(self, pos_label):
-        return _pos_label_index(self.classes, pos_label)
-
-
-def metric_from_tables(tables, spec, pos_index, n):
-    """The metric of each (B, K, K) table (rows true, columns predicted)."""
-    tp = np.diagonal(tables, axis1=1, axis2=2)
-    if spec["kind"] == "accuracy":
-        # formulas page, "Precision, recall, F-beta and accuracy": trace / N
-        return tp.sum(axis=1) / n
-    pred = tables.sum(axis=1)
-    true = tables.sum(axis=2)
-    if spec["average"] == "binary" and pos_index < 0:
-        zero = _zero_division_value(spec["zero_division"])
-        return np.full(tables.shape[0], zero)
-    return prf_batch(tp, pred, true, spec, pos_index, present=(pred + true) > 0)
+        _, first, counts = np.unique(cell, return_index=True, return_counts=True)
+        codes = [c[first] for c in codes]
+    else:
+        counts = None
+    features = [label_features(codes[0], c, k, weight) for c in codes[1:]]
+    return Resampler(features, counts), classes

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from numbers import Integral
 
 import numpy as np
-from scipy import stats
+from scipy import sparse, stats
 from sklearn.metrics import cohen_kappa_score
 
 from ..utils._compat import Interval, StrOptions, scipy_bootstrap_rng, validate_params
@@ -25,9 +25,13 @@ from ..utils._validation import (
     _encode,
     _pos_label_index,
 )
-from ._fast_metrics import HardLabelStats, metric_from_tables, prf_batch, resolve_metric
-
-_CHUNK_ELEMENTS = 20_000_000
+from ._fast_metrics import (
+    Resampler,
+    encode_labels,
+    label_resampler,
+    metric_from_sums,
+    resolve_metric,
+)
 
 
 @dataclass(frozen=True)
@@ -231,72 +235,106 @@ def _warn_nan(dist, what="metric"):
             "out of the interval and the p-value. Pass zero_division= to the "
             "metric, or use more data.",
             RuntimeWarning,
-            stacklevel=3,
+            stacklevel=4,
         )
     return n_nan
 
 
-class _CStats:
-    """Per-sample contributions of the confidence metrics (diag, pred mass, true)."""
+def _warn_degenerate(dist, what="metric"):
+    """Warn when every resample gave the same value: the interval is a point.
 
-    def __init__(self, y_true, y_proba, spec, kwargs):
-        proba = np.asarray(y_proba, dtype=np.float64)
-        labels = kwargs.get("labels")
-        classes = np.unique(y_true) if labels is None else np.asarray(labels)
-        if proba.ndim != 2 or proba.shape[1] != classes.size:
-            raise _NoFastPath
-        # the metric has already accepted these labels on the full data
-        codes = _encode(y_true, classes)
-        onehot = np.zeros_like(proba)
-        onehot[np.arange(proba.shape[0]), codes] = 1.0
-        # per item: its diagonal mass (cTP_k), predicted mass (cTP_k + cFP_k,
-        # eq. 7 of Yacouby & Axman) and true count (TP_k + FN_k, eq. 8)
-        self.features = np.hstack([onehot * proba, proba, onehot])
-        self.k = classes.size
-        self.pos_index = _pos_label_index(classes, spec["pos_label"])
-        if spec["average"] == "binary" and self.pos_index < 0:
-            raise _NoFastPath
-
-    def metric(self, sums, spec):
-        k = self.k
-        return prf_batch(
-            sums[:, :k], sums[:, k : 2 * k], sums[:, 2 * k :], spec, self.pos_index
+    Small or saturated data (no positive predicted in any resample, a perfect
+    model) make the bootstrap distribution degenerate, and a zero-width
+    interval would read as certainty.
+    """
+    values = dist[~np.isnan(dist)]
+    if values.size and values.min() == values.max():
+        warnings.warn(
+            f"the {what} took the same value {float(values[0])!r} on all {values.size} "
+            "resamples, so the interval has zero width. This says the data are "
+            "too few or the metric saturates, not that it is known exactly.",
+            RuntimeWarning,
+            stacklevel=4,  # the user's call, past the validate_params wrapper
         )
+        return True
+    return False
 
 
-class _NoFastPath(Exception):
-    pass
+def _confidence_features(y_true, y_proba, spec, kwargs, weight):
+    """Per-item features of a confidence metric, or None without a fast path.
+
+    Each item contributes its diagonal mass (cTP_k), its predicted mass
+    (cTP_k + cFP_k, eq. 7 of Yacouby & Axman) and its true count (TP_k + FN_k,
+    eq. 8), times its weight.
+    """
+    proba = np.asarray(y_proba)
+    if proba.dtype.kind != "f":
+        proba = proba.astype(np.float64)
+    labels = kwargs.get("labels")
+    classes = np.unique(y_true) if labels is None else np.asarray(labels)
+    if proba.ndim != 2 or proba.shape[1] != classes.size:
+        return None
+    pos_index = _pos_label_index(classes, spec["pos_label"])
+    if spec["average"] == "binary" and pos_index < 0:
+        return None
+    # the metric has already accepted these labels on the full data
+    codes = _encode(y_true, classes)
+    onehot = np.zeros(proba.shape, dtype=proba.dtype)
+    onehot[np.arange(proba.shape[0]), codes] = 1
+    features = np.hstack([onehot * proba, proba, onehot])
+    if weight is not None:
+        features *= weight[:, None].astype(features.dtype, copy=False)
+    return features, classes.size, pos_index
 
 
-def _chunks(total, rows):
-    """Sizes of successive chunks of at most ``rows`` that add up to ``total``."""
-    full, rest = divmod(total, rows)
-    return [rows] * full + ([rest] if rest else [])
+def _fast_resampler(y_true, y_preds, spec, kwargs, weight):
+    """``(Resampler, metric)`` for the vectorised path, or None without one.
+
+    ``metric(sums)`` turns the (c, d) sums of one system into its metric.
+    """
+    if spec is None:
+        return None
+    if spec["kind"] == "cprf":
+        parts = [_confidence_features(y_true, y, spec, kwargs, weight) for y in y_preds]
+        if any(part is None for part in parts):
+            return None
+        _, k, pos = parts[0]
+        resampler = Resampler([part[0] for part in parts])
+    else:
+        if any(np.ndim(y) != 1 for y in y_preds):
+            return None
+        resampler, classes = label_resampler(y_true, y_preds, weight)
+        k, pos = classes.size, _pos_label_index(classes, spec["pos_label"])
+    return resampler, lambda sums: metric_from_sums(sums, spec, pos, k)
 
 
-def _resample_counts(rng, n, n_resamples, rows):
-    """Yield (c, n) resampling multiplicities, c rows at a time, index by index."""
-    for c in _chunks(n_resamples, rows):
-        idx = rng.integers(0, n, size=(c, n))
-        offsets = (np.arange(c) * n)[:, None]
-        yield np.bincount((idx + offsets).ravel(), minlength=c * n).reshape(c, n)
+def _check_weight(weight, n):
+    """``sample_weight`` of the metric: resampled with the items, so checked here."""
+    if weight is None:
+        return None
+    w = np.asarray(weight)
+    if w.ndim != 1 or w.shape[0] != n or w.dtype.kind not in "biuf":
+        raise ValueError(
+            f"metric_kwargs['sample_weight'] must be a 1-D numeric array with one "
+            f"weight per item ({n}); got shape {w.shape} and dtype {w.dtype!s}."
+        )
+    w = w.astype(np.float64)
+    if not np.isfinite(w).all() or (w < 0).any():
+        raise ValueError(
+            "metric_kwargs['sample_weight'] must be finite and non-negative."
+        )
+    return w
 
 
-def _bootstrap_sums(features, rng, n_resamples):
-    n = features.shape[0]
-    rows = max(1, _CHUNK_ELEMENTS // (4 * n))
-    return np.vstack(
-        [w @ features for w in _resample_counts(rng, n, n_resamples, rows)]
-    )
-
-
-def _hard_bootstrap(stats_, rng, n_resamples):
-    """Multinomial resampled cell counts, in chunks: (B, n_cells)."""
-    probs = stats_.cell_counts / stats_.n
-    rows = max(1, _CHUNK_ELEMENTS // stats_.k ** (1 + stats_.n_preds))
-    return np.vstack(
-        [rng.multinomial(stats_.n, probs, size=c) for c in _chunks(n_resamples, rows)]
-    )
+def _call(func, kwargs, weight, idx, y_true, *y_preds):
+    """The metric on the items ``idx`` (None: all), their weights resampled too."""
+    if idx is None:
+        args = (y_true, *y_preds)
+        extra = {} if weight is None else {"sample_weight": weight}
+    else:
+        args = (y_true[idx], *(y[idx] for y in y_preds))
+        extra = {} if weight is None else {"sample_weight": weight[idx]}
+    return func(*args, **kwargs, **extra)
 
 
 @validate_params(
@@ -383,26 +421,46 @@ def bootstrap_confidence_interval(
     (0.833, True)
     """
     y_true, (y_pred,) = _check_arrays(y_true, y_pred)
-    func, kwargs, spec = resolve_metric(metric, metric_kwargs)
-    statistic = float(func(y_true, y_pred, **kwargs))
+    func, kwargs, spec, weight = resolve_metric(metric, metric_kwargs)
+    weight = _check_weight(weight, y_true.shape[0])
+    statistic = float(_call(func, kwargs, weight, None, y_true, y_pred))
     rng = _generator(random_state)
     if method == "bca":
-        res = stats.bootstrap(
-            (y_true, y_pred),
-            lambda yt, yp: func(yt, yp, **kwargs),
-            paired=True,
-            vectorized=False,
-            n_resamples=n_resamples,
-            confidence_level=confidence_level,
-            method="BCa",
-            alternative=alternative,
-            **scipy_bootstrap_rng(rng),
-        )
+        # resample item indices, so that probabilities (2-D) and weights
+        # travel with their items; the jackknife of BCa works on them too
+        with warnings.catch_warnings():
+            # scipy's warnings about an undefined BCa are replaced by ours below
+            warnings.simplefilter("ignore", RuntimeWarning)
+            warnings.simplefilter("ignore", stats.DegenerateDataWarning)
+            res = stats.bootstrap(
+                (np.arange(y_true.shape[0]),),
+                lambda idx: _call(func, kwargs, weight, idx, y_true, y_pred),
+                vectorized=False,
+                n_resamples=n_resamples,
+                confidence_level=confidence_level,
+                method="BCa",
+                alternative=alternative,
+                **scipy_bootstrap_rng(rng),
+            )
         dist = np.asarray(res.bootstrap_distribution, dtype=float)
         n_nan = _warn_nan(dist)
+        interval = ConfidenceInterval(*map(float, res.confidence_interval))
+        if _warn_degenerate(dist):
+            point = float(dist[~np.isnan(dist)][0])
+            interval = _interval(
+                np.array([point]), point, confidence_level, "percentile", alternative
+            )
+        elif np.isnan(interval).any():
+            warnings.warn(
+                "the BCa interval is undefined for these data (its acceleration "
+                "is 0/0: the jackknife values of the metric are all equal, or NaN); "
+                "use method='percentile' or more data.",
+                RuntimeWarning,
+                stacklevel=3,
+            )
         return BootstrapIntervalResult(
             statistic,
-            ConfidenceInterval(*map(float, res.confidence_interval)),
+            interval,
             float(np.nanstd(dist, ddof=1)),
             n_resamples,
             n_nan,
@@ -410,17 +468,22 @@ def bootstrap_confidence_interval(
             False,
             dist,
         )
-    dist = None
-    if fast and spec is not None:
-        dist = _fast_bootstrap(y_true, [y_pred], spec, kwargs, rng, n_resamples)
-    used_fast = dist is not None
-    if dist is None:
+    fast_path = (
+        _fast_resampler(y_true, [y_pred], spec, kwargs, weight) if fast else None
+    )
+    if fast_path is not None:
+        resampler, metric_of = fast_path
+        dist = np.concatenate(
+            [metric_of(sums) for (sums,) in resampler.bootstrap(rng, n_resamples)]
+        )
+    else:
         dist = np.empty(n_resamples)
         n = y_true.shape[0]
         for b in range(n_resamples):
             idx = rng.integers(0, n, size=n)
-            dist[b] = func(y_true[idx], y_pred[idx], **kwargs)
+            dist[b] = _call(func, kwargs, weight, idx, y_true, y_pred)
     n_nan = _warn_nan(dist)
+    _warn_degenerate(dist)
     return BootstrapIntervalResult(
         statistic=statistic,
         confidence_interval=_interval(
@@ -430,33 +493,9 @@ def bootstrap_confidence_interval(
         n_resamples=n_resamples,
         n_nan=n_nan,
         method=method,
-        fast_path=used_fast,
+        fast_path=fast_path is not None,
         bootstrap_distribution=dist,
     )
-
-
-def _fast_bootstrap(y_true, y_preds, spec, kwargs, rng, n_resamples):
-    """(B,) or (B, n_preds) metric values, or None if the data do not allow it."""
-    if spec["kind"] == "cprf":
-        try:
-            cstats = [_CStats(y_true, y, spec, kwargs) for y in y_preds]
-        except _NoFastPath:
-            return None
-        features = np.hstack([c.features for c in cstats])
-        sums = _bootstrap_sums(features, rng, n_resamples)
-        width = cstats[0].features.shape[1]
-        values = [
-            c.metric(sums[:, j * width : (j + 1) * width], spec)
-            for j, c in enumerate(cstats)
-        ]
-    else:
-        if any(np.ndim(y) != 1 for y in y_preds):
-            return None
-        hard = HardLabelStats(y_true, *y_preds)
-        tables = hard.tables(_hard_bootstrap(hard, rng, n_resamples))
-        pos = hard.pos_index(spec["pos_label"])
-        values = [metric_from_tables(t, spec, pos, hard.n) for t in tables]
-    return values[0] if len(values) == 1 else np.column_stack(values)
 
 
 def _paired_pvalue(null, statistic, alternative):
@@ -483,22 +522,33 @@ def _paired_setup(
     y_true, (a, b) = _check_arrays(
         y_true, y_pred_a, y_pred_b, names=("y_pred_a", "y_pred_b")
     )
-    func, kwargs, spec = resolve_metric(metric, metric_kwargs)
-    statistic = float(func(y_true, b, **kwargs) - func(y_true, a, **kwargs))
-    return y_true, a, b, func, kwargs, spec, statistic
+    func, kwargs, spec, weight = resolve_metric(metric, metric_kwargs)
+    weight = _check_weight(weight, y_true.shape[0])
+    statistic = float(
+        _call(func, kwargs, weight, None, y_true, b)
+        - _call(func, kwargs, weight, None, y_true, a)
+    )
+    return y_true, a, b, func, kwargs, spec, weight, statistic
 
 
-def _paired_bootstrap_diffs(y_true, a, b, func, kwargs, spec, rng, n_resamples, fast):
-    if fast and spec is not None:
-        values = _fast_bootstrap(y_true, [a, b], spec, kwargs, rng, n_resamples)
-        if values is not None:
-            return values[:, 1] - values[:, 0], True
+def _paired_bootstrap_diffs(
+    y_true, a, b, func, kwargs, spec, weight, rng, n_resamples, fast
+):
+    """Bootstrap differences ``metric(B) - metric(A)``, both on each resample."""
+    fast_path = _fast_resampler(y_true, [a, b], spec, kwargs, weight) if fast else None
+    if fast_path is not None:
+        resampler, metric_of = fast_path
+        diffs = [
+            metric_of(sums_b) - metric_of(sums_a)
+            for sums_a, sums_b in resampler.bootstrap(rng, n_resamples)
+        ]
+        return np.concatenate(diffs), True
     n = y_true.shape[0]
     diffs = np.empty(n_resamples)
     for r in range(n_resamples):
         idx = rng.integers(0, n, size=n)
-        diffs[r] = func(y_true[idx], b[idx], **kwargs) - func(
-            y_true[idx], a[idx], **kwargs
+        diffs[r] = _call(func, kwargs, weight, idx, y_true, b) - _call(
+            func, kwargs, weight, idx, y_true, a
         )
     return diffs, False
 
@@ -550,7 +600,7 @@ def paired_bootstrap_test(
     >>> round(res.statistic, 2), res.pvalue < 0.05
     (0.1, True)
     """
-    y_true, a, b, func, kwargs, spec, statistic = _paired_setup(
+    y_true, a, b, func, kwargs, spec, weight, statistic = _paired_setup(
         y_true,
         y_pred_a,
         y_pred_b,
@@ -562,9 +612,10 @@ def paired_bootstrap_test(
     )
     rng = _generator(random_state)
     diffs, used_fast = _paired_bootstrap_diffs(
-        y_true, a, b, func, kwargs, spec, rng, n_resamples, fast
+        y_true, a, b, func, kwargs, spec, weight, rng, n_resamples, fast
     )
     _warn_nan(diffs, "difference")
+    _warn_degenerate(diffs, "difference")
     null = diffs - statistic
     return PairedTestResult(
         statistic=statistic,
@@ -577,14 +628,6 @@ def paired_bootstrap_test(
         fast_path=used_fast,
         null_distribution=null,
     )
-
-
-def _swap_cells(hard):
-    """Index of the cell (y, b, a) for each cell (y, a, b) of K^3."""
-    k = hard.k
-    cell = np.arange(k**3)
-    y, a, b = cell // (k * k), (cell // k) % k, cell % k
-    return y * k * k + b * k + a, a != b
 
 
 @validate_params(_PAIRED_CONSTRAINTS, prefer_skip_nested_validation=False)
@@ -639,7 +682,7 @@ confidence_level, alternative, fast, random_state
     >>> round(res.statistic, 2), res.pvalue < 0.05
     (0.1, True)
     """
-    y_true, a, b, func, kwargs, spec, statistic = _paired_setup(
+    y_true, a, b, func, kwargs, spec, weight, statistic = _paired_setup(
         y_true,
         y_pred_a,
         y_pred_b,
@@ -651,20 +694,29 @@ confidence_level, alternative, fast, random_state
     )
     rng = _generator(random_state)
     null = None
-    if fast and spec is not None:
-        null = _fast_permutation(y_true, a, b, spec, kwargs, rng, n_resamples)
-    used_fast = null is not None
-    if null is None:
+    fast_path = _fast_resampler(y_true, [a, b], spec, kwargs, weight) if fast else None
+    if fast_path is not None:
+        resampler, metric_of = fast_path
+        null = np.concatenate(
+            [
+                metric_of(sums_b) - metric_of(sums_a)
+                for sums_a, sums_b in resampler.permute(rng, n_resamples)
+            ]
+        )
+    else:
         n = y_true.shape[0]
         null = np.empty(n_resamples)
         for r in range(n_resamples):
             swap = rng.random(n) < 0.5
             mask = swap.reshape((-1,) + (1,) * (a.ndim - 1))
             a_r, b_r = np.where(mask, b, a), np.where(mask, a, b)
-            null[r] = func(y_true, b_r, **kwargs) - func(y_true, a_r, **kwargs)
+            # the weights stay with their items; only the outputs are swapped
+            null[r] = _call(func, kwargs, weight, None, y_true, b_r) - _call(
+                func, kwargs, weight, None, y_true, a_r
+            )
     _warn_nan(null, "difference")
     diffs, _ = _paired_bootstrap_diffs(
-        y_true, a, b, func, kwargs, spec, rng, n_resamples, fast
+        y_true, a, b, func, kwargs, spec, weight, rng, n_resamples, fast
     )
     return PairedTestResult(
         statistic=statistic,
@@ -674,52 +726,9 @@ confidence_level, alternative, fast, random_state
         pvalue=_paired_pvalue(null, statistic, alternative),
         alternative=alternative,
         n_resamples=n_resamples,
-        fast_path=used_fast,
+        fast_path=fast_path is not None,
         null_distribution=null,
     )
-
-
-def _fast_permutation(y_true, a, b, spec, kwargs, rng, n_resamples):
-    if spec["kind"] == "cprf":
-        try:
-            ca, cb = _CStats(y_true, a, spec, kwargs), _CStats(y_true, b, spec, kwargs)
-        except _NoFastPath:
-            return None
-        fa, fb = ca.features, cb.features
-        total_a, total_b, delta = fa.sum(0), fb.sum(0), fb - fa
-        n = fa.shape[0]
-        rows = max(1, _CHUNK_ELEMENTS // (4 * n))
-        out = []
-        for c in _chunks(n_resamples, rows):
-            # swapping item i moves F_b,i - F_a,i from B's sums to A's
-            swaps = (rng.random((c, n)) < 0.5).astype(np.float64) @ delta
-            out.append(
-                cb.metric(total_b - swaps, spec) - ca.metric(total_a + swaps, spec)
-            )
-        return np.concatenate(out)
-    if a.ndim != 1 or b.ndim != 1:
-        return None
-    hard = HardLabelStats(y_true, a, b)
-    swap_to, discordant = _swap_cells(hard)
-    movable = discordant[hard.cells]
-    pos = hard.pos_index(spec["pos_label"])
-    rows = max(1, _CHUNK_ELEMENTS // hard.k**3)
-    out = []
-    for c in _chunks(n_resamples, rows):
-        # items of a discordant cell (y, a, b) swapped into (y, b, a)
-        moved = np.zeros((c, hard.cells.size), dtype=np.int64)
-        moved[:, movable] = rng.binomial(
-            hard.cell_counts[movable], 0.5, size=(c, int(movable.sum()))
-        )
-        full = np.zeros((c, hard.k**3))
-        full[:, hard.cells] = hard.cell_counts - moved
-        full[:, swap_to[hard.cells]] += moved
-        table_a, table_b = hard.tables_from_full(full)
-        out.append(
-            metric_from_tables(table_b, spec, pos, hard.n)
-            - metric_from_tables(table_a, spec, pos, hard.n)
-        )
-    return np.concatenate(out)
 
 
 @validate_params(
@@ -797,26 +806,41 @@ def sign_test(
     )
 
 
-def _kappa_batch(tables, weights):
-    """Cohen's kappa of each (B, K, K) table, weighted as in scikit-learn.
-
-    Section E: ``kappa = (p_o - p_e) / (1 - p_e)`` with ``p_e = sum_k P_1(k)
-    P_2(k)``, written as ``1 - sum w C / sum w E`` with disagreement weights
-    ``w`` (0 on the diagonal) and expected counts ``E`` from the margins.
-    """
-    k = tables.shape[-1]
-    total = tables.sum(axis=(1, 2))
-    expected = np.einsum("bi,bj->bij", tables.sum(axis=2), tables.sum(axis=1))
-    expected /= total[:, None, None]
+def _disagreement_weights(k, weights):
+    """Cohen's disagreement weights ``w_ij`` (0 on the diagonal), as scikit-learn's."""
     if weights is None:
-        w = 1.0 - np.eye(k)
-    else:
-        diff = np.abs(np.arange(k)[:, None] - np.arange(k)[None, :])
-        w = diff if weights == "linear" else diff**2
-    num = (tables * w).sum(axis=(1, 2))
-    den = (expected * w).sum(axis=(1, 2))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return 1.0 - num / den
+        return 1.0 - np.eye(k)
+    diff = np.abs(np.arange(k)[:, None] - np.arange(k)[None, :]).astype(np.float64)
+    return diff if weights == "linear" else diff**2
+
+
+def _kappa_resampler(y1, y2, weights):
+    """Resampler of the agreement cells and the kappa of (c, 2k + 1) sums.
+
+    Each cell (i, j) of items contributes its row label, its column label
+    and its disagreement weight ``w_ij``. Then ``kappa = 1 - sum w C / sum w
+    E`` with expected counts ``E_ij = R_i C_j / N`` from the margins, and
+    ``sum w E = (R @ w) . C / N``: no K x K table per resample.
+    """
+    classes, (c1, c2) = encode_labels(y1, y2)
+    k = classes.size
+    w = _disagreement_weights(k, weights)
+    cell = c1 * k + c2
+    _, first, counts = np.unique(cell, return_index=True, return_counts=True)
+    c1, c2 = c1[first], c2[first]
+    n_cells = first.size
+    rows = np.repeat(np.arange(n_cells), 3)
+    cols = np.column_stack([c1, k + c2, np.full(n_cells, 2 * k)]).ravel()
+    data = np.column_stack([np.ones(n_cells), np.ones(n_cells), w[c1, c2]]).ravel()
+    features = sparse.csr_matrix((data, (rows, cols)), shape=(n_cells, 2 * k + 1))
+
+    def kappa(sums):
+        row, col, observed = sums[:, :k], sums[:, k : 2 * k], sums[:, 2 * k]
+        expected = ((row @ w) * col).sum(axis=1) / row.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return 1.0 - observed / expected
+
+    return Resampler([features], counts), kappa
 
 
 @validate_params(
@@ -872,11 +896,12 @@ def kappa_confidence_interval(
     y1, (y2,) = _check_arrays(y1, y2, names=("y2",), true_name="y1", labels_only=True)
     statistic = float(cohen_kappa_score(y1, y2, weights=weights))
     rng = _generator(random_state)
-    hard = HardLabelStats(y1, y2)
-    dist = _kappa_batch(
-        hard.tables(_hard_bootstrap(hard, rng, n_resamples))[0], weights
+    resampler, kappa = _kappa_resampler(y1, y2, weights)
+    dist = np.concatenate(
+        [kappa(sums) for (sums,) in resampler.bootstrap(rng, n_resamples)]
     )
     n_nan = _warn_nan(dist, "kappa")
+    _warn_degenerate(dist, "kappa")
     return BootstrapIntervalResult(
         statistic=statistic,
         confidence_interval=_interval(
