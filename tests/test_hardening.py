@@ -8,8 +8,11 @@ from scipy import stats
 from sklearn import metrics as skm
 
 from sklearn_faithful import (
+    AccuracyRegressionTest,
     BetaPosterior,
+    MacroPosterior,
     ModelBasedMetricTest,
+    ProbabilisticConfusionMatrixDisplay,
     bayes_test,
     bootstrap_confidence_interval,
     cf1_score,
@@ -18,6 +21,8 @@ from sklearn_faithful import (
     paired_bootstrap_test,
     paired_permutation_test,
     probabilistic_confusion_matrix,
+    regression_threshold,
+    required_sample_size,
     sign_test,
 )
 
@@ -265,7 +270,7 @@ def test_weighted_fast_path_is_identical_to_generic(metric, kwargs):
 def test_integer_weights_equal_repeated_items():
     y, a, b, _, _ = _weighted_data(n=40)
     w = np.arange(40) % 3  # 0, 1 or 2 copies
-    kw = dict(metric="f1_macro", n_resamples=20, random_state=0)
+    kw = dict(metric="f1_macro", n_resamples=50, random_state=0)
     weighted = paired_bootstrap_test(y, a, b, metric_kwargs={"sample_weight": w}, **kw)
     rep = np.repeat(np.arange(40), w)
     repeated = paired_bootstrap_test(y[rep], a[rep], b[rep], **kw)
@@ -298,3 +303,69 @@ def test_bad_weights_in_metric_kwargs():
         bootstrap_confidence_interval(
             y, a, metric_kwargs={"sample_weight": -np.ones(len(y))}
         )
+
+
+# --- 8. accepted nonsense and unclear errors ----------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (
+            lambda: ProbabilisticConfusionMatrixDisplay.from_predictions(
+                [0, 1], [[0.9, 0.1], [0.2, 0.8]], normalize="bogus"
+            ),
+            "'normalize' parameter",
+        ),
+        (lambda: regression_threshold(np.nan, 0.3, 10), "'reference_mean' parameter"),
+        (lambda: regression_threshold(0.9, np.inf, 10), "'sigma' parameter"),
+        (
+            lambda: AccuracyRegressionTest(higher_is_better="no").set_reference([0, 1]),
+            "'higher_is_better' parameter",
+        ),
+        (
+            lambda: bootstrap_confidence_interval([0, 1, 1], [0, 1, 0], n_resamples=1),
+            "'n_resamples' parameter",
+        ),
+        (lambda: MacroPosterior([BetaPosterior(2, 3)]).interval(1.0), "'confidence'"),
+        (lambda: MacroPosterior([BetaPosterior(2, 3)]).interval(0), "'confidence'"),
+        (lambda: MacroPosterior([]), "non-empty list of posteriors"),
+        (lambda: required_sample_size(0.3, 1e-300), "theta=1e-300 is too small"),
+        (lambda: required_sample_size(1e300, 1e-300), "is too small"),
+        (
+            lambda: bayes_test([[1, 2, 3]] * 6, [[1, 2, 3]] * 6, random_state=-1),
+            "'random_state' parameter",
+        ),
+    ],
+)
+def test_nonsense_is_refused(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_a_regressor_is_not_a_metric_model():
+    from sklearn.linear_model import LinearRegression
+
+    X = np.arange(20.0).reshape(10, 2)
+    model = LinearRegression().fit(X, np.arange(10.0))
+    with pytest.raises(ValueError, match="metric_model must be a classifier"):
+        ModelBasedMetricTest(model).fit(X, np.arange(10) % 2)
+
+
+def test_float32_probabilities_are_not_copied_whole():
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    proba = rng.dirichlet(np.ones(10), 200_000).astype(np.float32)  # 7.6 MiB
+    y = rng.integers(0, 10, 200_000)
+    tracemalloc.start()
+    cf1_score(y, proba, average="macro")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 1.5 * proba.nbytes  # a float64 copy alone would be 2x
+
+
+def test_too_few_resamples_warn():
+    y = np.arange(100) % 2
+    with pytest.warns(RuntimeWarning, match="too few for a 0.95 interval"):
+        bootstrap_confidence_interval(y, y[::-1], n_resamples=30, random_state=0)

@@ -473,6 +473,12 @@ class ModelBasedMetricTest(BaseEstimator):
                 f"metric_model must be a fitted classifier with predict; got {model!r}."
             )
         check_is_fitted(model)
+        if not hasattr(model, "classes_"):
+            raise ValueError(
+                f"metric_model must be a classifier, whose labels are classes "
+                f"(classes_); {type(model).__name__} has no classes_. A regressor "
+                "cannot be a model-based metric here."
+            )
         return model
 
     def _set_rates(self, classes, counts):

@@ -138,6 +138,10 @@ def _check_probability_rows(proba):
         _warn_rows_not_normalized(int(np.count_nonzero(deviation > tol)), worst)
 
 
+# Rows of float32 y_proba converted to float64 at a time: 1 MiB of float64.
+_BLOCK_ELEMENTS = 2**17
+
+
 def _pcm_from_columns(idx, proba, weight, n_classes):
     """Probabilistic confusion matrix of 2-D ``proba`` (eq. 3).
 
@@ -148,7 +152,16 @@ def _pcm_from_columns(idx, proba, weight, n_classes):
     n = proba.shape[0]
     data = np.ones(n) if weight is None else weight
     indicator = sparse.csc_matrix((data, idx, np.arange(n + 1)), shape=(n_classes, n))
-    return np.asarray(indicator @ proba, dtype=np.float64)
+    if proba.dtype == np.float64:
+        return np.asarray(indicator @ proba)
+    # float32 input: sum in float64, a block of rows at a time, rather than
+    # copying all of y_proba to float64 (about 2.4x its memory)
+    rows = max(1, _BLOCK_ELEMENTS // proba.shape[1])
+    pcm = np.zeros((n_classes, proba.shape[1]))
+    for start in range(0, n, rows):
+        block = proba[start : start + rows].astype(np.float64)
+        pcm += indicator[:, start : start + rows] @ block
+    return pcm
 
 
 def _pcm_from_positive(idx, p, weight, pos_index, n_classes):

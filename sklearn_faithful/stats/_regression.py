@@ -254,7 +254,16 @@ def required_sample_size(
     """
     # regression gate: n = ceil(2 sigma^2 (z_{1-alpha} + z_{1-beta})^2 / theta^2)
     z = float(special.ndtri(1 - alpha) + special.ndtri(1 - beta))
-    n = max(1, math.ceil(2 * sigma**2 * z**2 / theta**2))
+    with np.errstate(over="ignore"):  # theta**2 could underflow; this is inf
+        ratio = np.float64(sigma) * z / theta
+        exact = 2 * ratio * ratio
+    if not exact <= 2**53:
+        raise ValueError(
+            f"theta={theta!r} is too small for sigma={sigma!r}: detecting it would "
+            f"need about {exact:.3g} items per run, beyond what can be counted "
+            "exactly. Ask for a larger theta."
+        )
+    n = max(1, math.ceil(exact))
     # guard the ceiling against rounding: the defining inequality decides
     while (
         n > 1

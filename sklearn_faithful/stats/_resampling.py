@@ -135,7 +135,8 @@ class SignTestResult:
 _RESAMPLING_CONSTRAINTS = {
     "metric": [callable, str],
     "metric_kwargs": [dict, None],
-    "n_resamples": [Interval(Integral, 1, None, closed="left")],
+    # a distribution needs two values for its spread
+    "n_resamples": [Interval(Integral, 2, None, closed="left")],
     "confidence_level": CONFIDENCE_LEVEL,
     "alternative": ALTERNATIVE,
     "fast": ["boolean"],
@@ -217,6 +218,16 @@ def _interval(dist, statistic, confidence_level, method, alternative):
     alpha = 1 - confidence_level
     if alternative == "two-sided":
         alpha /= 2
+    n_valid = int(np.count_nonzero(~np.isnan(dist)))
+    if n_valid * alpha < 1:
+        warnings.warn(
+            f"{n_valid} resamples are too few for a {confidence_level:g} interval: "
+            f"each tail holds {n_valid * alpha:.2g} of them, so the bounds are the "
+            "extremes of the bootstrap distribution. Use at least "
+            f"{int(np.ceil(1 / alpha))} (the default is 9999).",
+            RuntimeWarning,
+            stacklevel=4,
+        )
     low, high = np.nanquantile(dist, [alpha, 1 - alpha])
     if method == "basic":
         low, high = 2 * statistic - high, 2 * statistic - low
@@ -447,8 +458,9 @@ def bootstrap_confidence_interval(
         interval = ConfidenceInterval(*map(float, res.confidence_interval))
         if _warn_degenerate(dist):
             point = float(dist[~np.isnan(dist)][0])
-            interval = _interval(
-                np.array([point]), point, confidence_level, "percentile", alternative
+            interval = ConfidenceInterval(
+                -np.inf if alternative == "less" else point,
+                np.inf if alternative == "greater" else point,
             )
         elif np.isnan(interval).any():
             warnings.warn(
