@@ -241,3 +241,30 @@ def test_every_estimator_like_class_is_covered():
             assert cls in USE, cls
         if any(m not in ELEMENTWISE and _params(f) for m, f in _methods(cls).items()):
             assert cls in instances, cls
+
+
+# --- the shared catalogue of bad confidence levels and seeds ------------------
+
+CATALOGUE = {
+    "confidence_level": [0, 1, 1.5, np.nan, "95%"],
+    "random_state": [-1, 1.5, "seed", 2**40],
+}
+
+
+def _catalogue_cases():
+    for name, func in sorted(FUNCTIONS.items()):
+        constraints = getattr(func, "_skl_parameter_constraints", {})
+        for param, values in CATALOGUE.items():
+            if param in constraints:
+                for value in values:
+                    yield name, param, value
+
+
+@pytest.mark.parametrize("name, param, value", list(_catalogue_cases()))
+def test_catalogue_of_bad_levels_and_seeds(name, param, value):
+    func = FUNCTIONS[name]
+    constraints = func._skl_parameter_constraints
+    required = {n: _valid(constraints, n) for n in _required(func)}
+    match = rf"The '{param}' parameter of {func.__qualname__} must be"
+    with pytest.raises(InvalidParameterError, match=match):
+        func(**{**required, param: value})

@@ -22,7 +22,11 @@ from sklearn.utils.multiclass import type_of_target
 
 from ..utils._compat import Interval, _num_samples
 from ..utils._random import _generator
-from ..utils._validation import _validate_init_params, _validate_method
+from ..utils._validation import (
+    _numbers_as_numbers,
+    _validate_init_params,
+    _validate_method,
+)
 
 _MAX_REPETITIONS = 15
 
@@ -293,12 +297,17 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
             return _blocks_groups(codes.ravel(), n_groups, n_blocks, rng)
         if n < n_blocks:
             raise ValueError(
-                f"Cannot cut {n} samples into the {n_blocks} blocks of {self!r}; "
-                f"at least {n_blocks} samples are needed."
+                f"X has {n} samples, too few to cut into the {n_blocks} blocks "
+                f"of {self!r}; at least {n_blocks} samples are needed."
             )
         if y is None:
             return _blocks_plain(n, n_blocks, rng)
-        y = np.asarray(y)
+        y = _numbers_as_numbers(np.asarray(y))
+        if y.ndim not in (1, 2):
+            raise ValueError(
+                f"y must be 1-D class labels or 2-D per-sample counts; got shape "
+                f"{y.shape}."
+            )
         if y.shape[0] != n:
             raise ValueError(
                 f"y has {y.shape[0]} samples but X has {n}; they must match."

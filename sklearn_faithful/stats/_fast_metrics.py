@@ -44,6 +44,10 @@ _NAMES = {
     "crecall": conf.crecall_score,
     "cf1": conf.cf1_score,
 }
+# scikit-learn's metrics of label predictions (1-D y_pred only)
+LABEL_METRICS = frozenset(
+    func for func, (kind, _, _) in _KNOWN.items() if kind in ("accuracy", "prf")
+)
 _FAST_KWARGS = {"average", "pos_label", "beta", "zero_division", "labels"}
 
 

@@ -23,9 +23,12 @@ from ..utils._validation import (
     CONFIDENCE_LEVEL,
     RANDOM_STATE,
     _encode,
+    _is_text,
+    _numbers_as_numbers,
     _pos_label_index,
 )
 from ._fast_metrics import (
+    LABEL_METRICS,
     Resampler,
     encode_labels,
     label_resampler,
@@ -150,13 +153,6 @@ _PAIRED_CONSTRAINTS = {
 }
 
 
-def _is_text(labels):
-    """Whether 1-D ``labels`` are strings (numpy strings or str objects)."""
-    if labels.dtype.kind in "US":
-        return True
-    return labels.dtype.kind == "O" and labels.size > 0 and isinstance(labels[0], str)
-
-
 def _check_arrays(
     y_true,
     *y_preds,
@@ -171,7 +167,7 @@ def _check_arrays(
     (2-D). Label predictions must be of the same kind as the true labels
     (numbers, or strings), or no item could ever be right.
     """
-    y_true = np.asarray(y_true)
+    y_true = _numbers_as_numbers(np.asarray(y_true))
     if y_true.ndim != 1:
         raise ValueError(f"{true_name} must be 1-D; got shape {y_true.shape}.")
     n = y_true.shape[0]
@@ -181,7 +177,7 @@ def _check_arrays(
         )
     out = []
     for name, y in zip(names, y_preds, strict=True):
-        arr = np.asarray(y)
+        arr = _numbers_as_numbers(np.asarray(y))
         allowed = (1,) if labels_only else (1, 2)
         if arr.ndim not in allowed:
             what = (
@@ -319,6 +315,19 @@ def _fast_resampler(y_true, y_preds, spec, kwargs, weight):
     return resampler, lambda sums: metric_from_sums(sums, spec, pos, k)
 
 
+def _check_label_predictions(func, preds, names):
+    """scikit-learn's label metrics need 1-D labels, and would not say which."""
+    if func not in LABEL_METRICS:
+        return
+    for name, pred in zip(names, preds, strict=True):
+        if pred.ndim != 1:
+            raise ValueError(
+                f"{name} has shape {pred.shape}, but metric={func.__name__!r} scores "
+                "1-D label predictions; 2-D probabilities are for the confidence "
+                "metrics (cf1, cprecision, crecall)."
+            )
+
+
 def _check_weight(weight, n):
     """``sample_weight`` of the metric: resampled with the items, so checked here."""
     if weight is None:
@@ -433,6 +442,7 @@ def bootstrap_confidence_interval(
     """
     y_true, (y_pred,) = _check_arrays(y_true, y_pred)
     func, kwargs, spec, weight = resolve_metric(metric, metric_kwargs)
+    _check_label_predictions(func, [y_pred], ["y_pred"])
     weight = _check_weight(weight, y_true.shape[0])
     statistic = float(_call(func, kwargs, weight, None, y_true, y_pred))
     rng = _generator(random_state)
@@ -535,6 +545,7 @@ def _paired_setup(
         y_true, y_pred_a, y_pred_b, names=("y_pred_a", "y_pred_b")
     )
     func, kwargs, spec, weight = resolve_metric(metric, metric_kwargs)
+    _check_label_predictions(func, [a, b], ["y_pred_a", "y_pred_b"])
     weight = _check_weight(weight, y_true.shape[0])
     statistic = float(
         _call(func, kwargs, weight, None, y_true, b)

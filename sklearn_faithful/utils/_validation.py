@@ -137,6 +137,23 @@ def _resolve_pos_label(
     return pos_label, index
 
 
+def _is_text(labels):
+    """Whether 1-D ``labels`` are strings (numpy strings or str objects)."""
+    if labels.dtype.kind in "US":
+        return True
+    return labels.dtype.kind == "O" and labels.size > 0 and isinstance(labels[0], str)
+
+
+def _numbers_as_numbers(labels):
+    """An object array of numbers as a numeric array (scikit-learn's metrics
+    call it of 'unknown' type); strings and other arrays unchanged."""
+    if labels.dtype == object and labels.ndim == 1 and not _is_text(labels):
+        converted = np.array(labels.tolist())
+        if converted.dtype.kind in "biuf":
+            return converted
+    return labels
+
+
 def _check_y_true(y_true, name="y_true"):
     """Return ``y_true`` as a non-empty 1-D array of labels."""
     try:
