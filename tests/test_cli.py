@@ -27,3 +27,30 @@ def test_module_entry_point():
         check=True,
     )
     assert done.stdout.startswith("sklearn-faithful ")
+
+
+def test_bad_seed_is_a_usage_error(capsys):
+    import pytest
+
+    for seed in ("-1", "abc", str(2**32)):
+        with pytest.raises(SystemExit) as info:
+            main(["demo", "--random-state", seed])
+        assert info.value.code == 2
+        err = capsys.readouterr().err
+        assert "--random-state" in err and "not a seed" in err
+        assert "Traceback" not in err
+
+
+def test_closed_pipe_ends_quietly():
+    # `sklearn-faithful demo | head -n 1`: the reader leaves after one line
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "sklearn_faithful", "demo"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    demo.stdout.readline()
+    demo.stdout.close()
+    err = demo.stderr.read().decode()
+    demo.wait(timeout=300)
+    assert "Traceback" not in err and "BrokenPipeError" not in err
+    assert demo.returncode in (0, 141)
