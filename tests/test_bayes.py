@@ -491,3 +491,44 @@ def test_inputs_not_modified():
     effective_counts(a)
     np.testing.assert_array_equal(a, a0)
     np.testing.assert_array_equal(b, b0)
+
+
+# --- decide(): a claim only where the posterior warrants one -----------------
+
+
+def test_decide_without_rope():
+    a, b = (counts_from_triples(t) for t in TASKS["ORG"])
+    res = bayes_test(a, b, metric="precision")  # P(H1) = 0.81
+    assert res.decision == "accept H1" and res.decide() == "undecided"
+    assert res.decide(0.8) == "B better"
+    worse = bayes_test(b, a, metric="precision")
+    assert worse.decide(0.8) == "B not better" and worse.decide() == "undecided"
+    same = bayes_test(a, a)
+    assert same.decide() == "undecided" and same.decision == "accept H0"
+    strong = bayes_test(a, np.asarray(a) + [[500, -100, -500]])
+    assert strong.p_h1 > 0.999 and strong.decide(0.99) == "B better"
+
+
+def test_decide_with_rope():
+    big = np.array([[5000, 500, 600]] * 6)
+    res = bayes_test(big, big + [[1, 0, 0]], rope=0.02)
+    assert res.p_equivalent > 0.95 and res.decide() == "equivalent"
+    worse = bayes_test(big, big + [[-2000, 2000, 2000]], rope=0.02)
+    assert worse.decide() == "B worse"
+    better = bayes_test(big, big + [[500, -400, -500]], rope=0.01)
+    assert better.decide() == "B better"
+    wide = bayes_test([[5, 1, 1]] * 6, [[5, 1, 1]] * 6, rope=0.01)
+    assert wide.decide() == "undecided"
+
+
+@pytest.mark.parametrize("threshold", [0.5, 1.0, 0.3, np.nan])
+def test_decide_threshold_is_validated(threshold):
+    a, b = (counts_from_triples(t) for t in TASKS["ORG"])
+    with pytest.raises(ValueError, match="'threshold' parameter"):
+        bayes_test(a, b).decide(threshold)
+
+
+def test_summary_reports_the_claim_and_the_papers_rule():
+    a, b = (counts_from_triples(t) for t in TASKS["ORG"])
+    text = bayes_test(a, b, metric="precision").summary()
+    assert "at 0.95: undecided" in text and "the paper's rule: accept H1" in text

@@ -30,8 +30,10 @@ class BayesTestResult:
     p_h1 : float
         ``1 - p_h0``, the probability that B is better than A.
     decision : str
-        The paper's rule: ``"accept H0"`` iff ``p_h0 >= p_h1``, otherwise
-        ``"accept H1"``. A tie accepts H0: a model compared with itself has
+        The paper's rule, kept as printed: ``"accept H0"`` iff ``p_h0 >=
+        p_h1``, otherwise ``"accept H1"``. It always picks a side, so two
+        equal models get "accept H1" about half of the time; for a claim,
+        use :meth:`decide`. A tie accepts H0: a model compared with itself has
         ``p_h0 = 0.5`` exactly, and with ``method="exact"`` a difference below
         1e-9, the quadrature's accuracy, counts as a tie.
     mean_a, mean_b : float
@@ -103,6 +105,50 @@ class BayesTestResult:
             CredibleInterval(*self.posterior_b.interval(confidence_level)),
         )
 
+    @validate_params(
+        {"threshold": [Interval(Real, 0.5, 1, closed="neither")]},
+        prefer_skip_nested_validation=True,
+    )
+    def decide(self, threshold=0.95):
+        """Decide only where the posterior warrants a claim.
+
+        Without a rope: ``"B better"`` when ``P(H1) >= threshold``, ``"B not
+        better"`` when ``P(H0) >= threshold``, otherwise ``"undecided"``. With
+        a rope, as baycomp's users expect: ``"B better"``, ``"equivalent"`` or
+        ``"B worse"`` when that posterior probability reaches ``threshold``,
+        otherwise ``"undecided"``.
+
+        Parameters
+        ----------
+        threshold : float, default=0.95
+            Posterior probability a claim needs, in (0.5, 1).
+
+        Returns
+        -------
+        decision : str
+
+        Notes
+        -----
+        :attr:`decision` is the paper's rule: the larger of ``P(H0)`` and
+        ``P(H1)``. Two equal models then give "accept H1" about half of the
+        time, so that rule is a coin flip at the null; this one says
+        "undecided" there.
+        """
+        if self.rope > 0:
+            for claim, p in (
+                ("B better", self.p_better),
+                ("equivalent", self.p_equivalent),
+                ("B worse", self.p_worse),
+            ):
+                if p >= threshold:
+                    return claim
+            return "undecided"
+        if self.p_h1 >= threshold:
+            return "B better"
+        if self.p_h0 >= threshold:
+            return "B not better"
+        return "undecided"
+
     def summary(self):
         """A one-paragraph plain-text account of the test."""
         level = f"{100 * self.confidence_level:g}%"
@@ -110,7 +156,8 @@ class BayesTestResult:
             f"{self.metric}: A {self.mean_a:.4f} {_interval_text(self.interval_a)}, "
             f"B {self.mean_b:.4f} {_interval_text(self.interval_b)} ({level} "
             f"credible intervals)\nP(H0: B <= A) = {self.p_h0:.4f}, P(H1: B > A) "
-            f"= {self.p_h1:.4f} -> {self.decision}"
+            f"= {self.p_h1:.4f}; at 0.95: {self.decide()} (the paper's rule: "
+            f"{self.decision})"
         )
         if self.rope > 0:
             text += f"\nrope +/-{self.rope:g}: {self._rope_text()}"
@@ -137,13 +184,14 @@ def _results_table(results):
     level = f"{100 * results[0].confidence_level:g}%"
     lines = [
         f"{'metric':<10} {'A':>7} {'A ' + level + ' interval':>20} {'B':>7} "
-        f"{'B ' + level + ' interval':>20} {'P(H0)':>7} {'P(H1)':>7}  decision"
+        f"{'B ' + level + ' interval':>20} {'P(H0)':>7} {'P(H1)':>7}  "
+        f"{'at 0.95':<13} paper's rule"
     ]
     for res in results:
         lines.append(
             f"{res.metric:<10} {res.mean_a:7.4f} {_interval_text(res.interval_a):>20} "
             f"{res.mean_b:7.4f} {_interval_text(res.interval_b):>20} "
-            f"{res.p_h0:7.4f} {res.p_h1:7.4f}  {res.decision}"
+            f"{res.p_h0:7.4f} {res.p_h1:7.4f}  {res.decide():<13} {res.decision}"
         )
     if results[0].rope > 0:
         lines += ["", f"rope +/-{results[0].rope:g}:"]
@@ -332,7 +380,9 @@ def bayes_test(
     Returns
     -------
     result : BayesTestResult
-        ``p_h0``, ``p_h1``, ``decision``, posterior means, modes and credible
+        ``p_h0``, ``p_h1``, the paper's ``decision`` and ``decide(threshold)``,
+        which claims only what the posterior warrants, posterior means, modes
+        and credible
         intervals of both models, and ``credible_interval(confidence_level)``.
 
     See Also
@@ -365,6 +415,8 @@ def bayes_test(
     >>> res = bayes_test(a, b, metric="precision")  # Table 5 of the paper
     >>> round(res.p_h0, 3), round(res.p_h1, 3), res.decision
     (0.19, 0.81, 'accept H1')
+    >>> res.decide(0.95)  # P(H1) = 0.81 is no claim at the 0.95 level
+    'undecided'
     """
     lam = float(prior)
     arr_a = _check_counts_average(counts_a, "counts_a", average)

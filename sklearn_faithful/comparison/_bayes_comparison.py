@@ -435,8 +435,10 @@ class BayesModelComparison(BaseEstimator):
         Returns
         -------
         table : dict of str to list, or pandas.DataFrame
-            One row per metric. With ``rope > 0`` also ``p_worse``,
-            ``p_equivalent`` and ``p_better``.
+            One row per metric. ``decide`` is
+            :meth:`BayesTestResult.decide` at 0.95 ("undecided" where no
+            claim is warranted), ``decision`` the paper's rule. With ``rope >
+            0`` also ``p_worse``, ``p_equivalent`` and ``p_better``.
         """
         check_is_fitted(self, "results_")
         cols = {
@@ -449,6 +451,7 @@ class BayesModelComparison(BaseEstimator):
             "high_b": [],
             "p_h0": [],
             "p_h1": [],
+            "decide": [],
             "decision": [],
         }
         if self.rope > 0:
@@ -464,6 +467,7 @@ class BayesModelComparison(BaseEstimator):
                 high_b=res.interval_b.high,
                 p_h0=res.p_h0,
                 p_h1=res.p_h1,
+                decide=res.decide(),
                 decision=res.decision,
                 p_worse=res.p_worse,
                 p_equivalent=res.p_equivalent,
