@@ -2,6 +2,7 @@
 
 import functools
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -459,3 +460,32 @@ def test_paired_tests_type_one_error_near_alpha(test):
         rejections += res.pvalue <= 0.05
     se = np.sqrt(0.05 * 0.95 / sims)
     assert abs(rejections / sims - 0.05) < 4 * se
+
+
+# --- the gate where the normal approximation is poor --------------------------
+
+
+def test_perfect_reference_run():
+    perfect = np.ones(300)
+    with pytest.raises(ValueError, match="all 300 reference scores equal 1.0"):
+        AccuracyRegressionTest().set_reference(perfect)
+    paired = AccuracyRegressionTest(paired=True).set_reference(perfect)
+    worse = perfect.copy()
+    worse[:30] = 0
+    assert not paired.check(worse).passed
+    assert paired.check(perfect).passed
+    sigma = estimate_sigma(proportion=1 - 3 / 300)
+    with pytest.warns(UserWarning, match="normal approximation is poor"):
+        gate = AccuracyRegressionTest(sigma=sigma).set_reference(perfect)
+    assert gate.check(perfect).passed
+
+
+def test_gate_warns_where_its_false_alarms_exceed_alpha():
+    rng = np.random.default_rng(0)
+    with pytest.warns(UserWarning, match=r"n min\(p, 1 - p\) = 5 < 100"):
+        AccuracyRegressionTest().set_reference((np.arange(100) >= 5).astype(float))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        AccuracyRegressionTest().set_reference((rng.random(2000) < 0.9).astype(float))
+        AccuracyRegressionTest(paired=True).set_reference(np.arange(100) >= 5)
+        AccuracyRegressionTest().set_reference(rng.random(50))  # not 0/1 scores

@@ -10,6 +10,7 @@ it detects with power ``1 - beta``, and the ``n`` that reaches a target
 import json
 import math
 import os
+import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
 
@@ -66,6 +67,30 @@ class RegressionCheckResult:
 _RATE = [Interval(Real, 0, 0.5, closed="neither")]
 _POSITIVE = [Interval(Real, 0, None, closed="neither")]
 _N_ITEMS = [Interval(Integral, 1, None, closed="left")]
+
+
+# Below this n min(p, 1 - p), the unpaired gate's false alarms on 0/1 scores
+# exceeded 6% at alpha = 0.05 (benchmarks/sim_gate_false_alarms.py).
+_MIN_EXPECTED_ERRORS = 100
+
+
+def _warn_if_normal_approximation_is_poor(scores, alpha):
+    """Warn for 0/1 scores when n min(p, 1 - p) is too small for the normal
+    approximation of the unpaired gate."""
+    if not np.isin(scores, (0.0, 1.0)).all():
+        return
+    p = float(scores.mean())
+    expected = scores.size * min(p, 1 - p)
+    if expected < _MIN_EXPECTED_ERRORS:
+        warnings.warn(
+            f"the reference's accuracy {p:.3g} on {scores.size} items leaves "
+            f"n min(p, 1 - p) = {expected:.3g} < {_MIN_EXPECTED_ERRORS}: the "
+            "unpaired gate's normal approximation is poor there, and its false "
+            f"alarms ran up to twice alpha={alpha:g} in simulation (user guide). "
+            "Use paired=True on the same items, or more items.",
+            UserWarning,
+            stacklevel=5,  # set_reference and its two validation wrappers
+        )
 
 
 def _check_scores(scores):
@@ -384,14 +409,21 @@ class AccuracyRegressionTest:
         self.sigma_ = (
             float(self.sigma) if self.sigma is not None else float(arr.std(ddof=1))
         )
-        if self.sigma_ <= 0:
+        if self.sigma_ <= 0 and not self.paired:
             raise ValueError(
-                "the reference scores have sigma = 0; pass sigma= (for 0/1 "
-                "scores, estimate_sigma(proportion=p))."
+                f"all {self.n_} reference scores equal {float(arr[0])!r}, so their "
+                "standard deviation is 0 and the unpaired gate has no threshold. "
+                "Use paired=True, which tests the per-item differences of the "
+                "same items, or pass sigma=: for 0/1 scores of a perfect run, "
+                f"estimate_sigma(proportion=1 - 3 / {self.n_}) uses the rule of "
+                "three's 95% bound on the error rate."
             )
+        if not self.paired:
+            _warn_if_normal_approximation_is_poor(arr, self.alpha)
+        # paired: the threshold of each check comes from its differences
         self.threshold_ = regression_threshold(
             self.reference_mean_,
-            self.sigma_,
+            max(self.sigma_, np.finfo(float).tiny),
             self.n_,
             alpha=self.alpha,
             higher_is_better=self.higher_is_better,
