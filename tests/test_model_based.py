@@ -289,3 +289,16 @@ def test_inputs_not_modified():
     ModelBasedMetricTest.from_rates(0.9, 0.1, paired=True).test_labels(lab_c, lab_t)
     np.testing.assert_array_equal(lab_c, c0)
     np.testing.assert_array_equal(lab_t, t0)
+
+
+def test_summary_warns_when_the_papers_interval_is_narrower():
+    # an over-flagging metric model: p_R < p_O, so eq. 13 shrinks the variance
+    res = model_based_test_from_summary(
+        0.20, 2000, 0.21, 2000, precision=0.30, false_omission_rate=0.02
+    )
+    assert res.var_effect_model < res.var_effect_deterministic
+    assert "narrower than the naive one" in res.summary()
+    fine = model_based_test_from_summary(  # Table 1, BOLD: wider than naive
+        0.00456, 23679, 0.00236, 23679, precision=0.8897, false_omission_rate=0.22769
+    )
+    assert "narrower" not in fine.summary()

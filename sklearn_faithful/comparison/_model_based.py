@@ -162,6 +162,17 @@ class ModelBasedTestResult:
         ]
         if self.conclusion_changed:
             lines.append("counting the metric model's errors changes the conclusion")
+        if self.method == "goyal2023" and (
+            self.var_effect_model < self.var_effect_deterministic
+        ):
+            lines += [
+                "warning: the paper's interval is narrower than the naive one.",
+                "  Its variance p_R (1 - p_R) / (N - 1) (eq. 13) is below the "
+                "observed rate's when",
+                "  p_R < p_O <= 1/2; it then flags differences that do not exist "
+                "more often than",
+                "  its level says. Do not read it as more certain.",
+            ]
         return "\n".join(lines)
 
 
