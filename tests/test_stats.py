@@ -148,7 +148,7 @@ def _fast_value(y, pred, spec, kwargs):
 
 @pytest.mark.parametrize("func", [skm.precision_score, skm.recall_score, skm.f1_score])
 @pytest.mark.parametrize("average", AVERAGES)
-def test_metric_from_tables_equals_sklearn(func, average):
+def test_fast_metric_equals_sklearn(func, average):
     rng = np.random.default_rng(2)
     for trial in range(30):
         k = 2 if average == "binary" else int(rng.integers(2, 6))
