@@ -428,6 +428,8 @@ def test_zero_effect_closed_form_check():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("paired", [False, True])
+# small runs on purpose: the warning about the normal approximation is expected
+@pytest.mark.filterwarnings("ignore:the reference's accuracy:UserWarning")
 def test_gate_type_one_error_near_alpha(paired):
     rng = np.random.default_rng(11)
     n, sims = 600, 3000
