@@ -1,7 +1,7 @@
 """Accuracy of the Beta cdf at huge parameters: Boost against the expansions.
 
 The Bayes test's posteriors are Beta(a, b) with a + b up to the size of the
-counts. Above a + b = 1e11 the package switches from Boost's incomplete Beta
+counts. Above a + b = 1e10 the package switches from Boost's incomplete Beta
 function (scipy.special.betainc) to an Edgeworth expansion. This script
 measures both against a 40-digit reference (mpmath quadrature of the density)
 at points -6 to 4 standard deviations from the mean, and prints the largest

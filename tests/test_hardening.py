@@ -163,17 +163,23 @@ def test_scalar_prediction_is_refused():
 
 
 def test_edgeworth_equals_boost_where_both_hold(monkeypatch):
-    # at a + b = 9e10 Boost is accurate to ~1e-10; the expansions take over above
+    # at a + b = 9e9 scipy 1.17's Boost is accurate to ~1e-10 (scipy 1.15's to
+    # ~3e-7 only); the expansions take over above 1e10
+    import scipy
+
     from sklearn_faithful.comparison import _posterior
 
-    a, b = 7e10, 2e10
+    modern = tuple(int(v) for v in scipy.__version__.split(".")[:2]) >= (1, 17)
+    a, b = 7e9, 2e9
     mean, sd = a / (a + b), np.sqrt(a * b / (a + b) ** 3)
     x = mean + sd * np.array([-5.0, -2.0, -0.3, 0.0, 0.7, 3.0])
     q = np.array([1e-12, 1e-3, 0.2, 0.5, 0.9, 1 - 1e-9])
     boost_cdf, boost_ppf = _posterior._betainc(a, b, x), _posterior._betaincinv(a, b, q)
     monkeypatch.setattr(_posterior, "_LARGE", 1e9)
-    assert_allclose(_posterior._betainc(a, b, x), boost_cdf, rtol=1e-8)
-    assert_allclose(_posterior._betaincinv(a, b, q), boost_ppf, rtol=1e-14)
+    assert_allclose(
+        _posterior._betainc(a, b, x), boost_cdf, rtol=1e-8 if modern else 1e-5
+    )
+    assert_allclose(_posterior._betaincinv(a, b, q), boost_ppf, rtol=1e-13)
 
 
 @pytest.mark.parametrize("scale", [1e12, 1e14, 7e15])

@@ -64,12 +64,13 @@ _Z_LOWER = _Z_NODES <= 0
 _Z_TAIL = special.ndtr(np.where(_Z_LOWER, _Z_NODES, -_Z_NODES))
 
 
-# Above this a + b, Boost's incomplete Beta function loses accuracy: its
-# inverse is off by 1e-4 (relative) at a + b = 1e13 and both return NaN beyond
-# about 1e16. There the Edgeworth expansion of the cdf and the Cornish-Fisher
-# expansion of the quantile take over; their error is O((a + b)^(-3/2)), below
-# 1e-16 here. See benchmarks/bench_beta_accuracy.py for the comparison.
-_LARGE = 1e11
+# Above this a + b, Boost's incomplete Beta function loses accuracy: with
+# scipy 1.17 its inverse is off by 1e-4 (relative) at a + b = 1e13 and both
+# return NaN beyond about 1e16; with scipy 1.15 its cdf is off by 3e-7 already
+# at 9e9. There the Edgeworth expansion of the cdf and the Cornish-Fisher
+# expansion of the quantile take over; their truncation error is
+# O((a + b)^(-3/2)), about 1e-10 at 1e10. See benchmarks/bench_beta_accuracy.py.
+_LARGE = 1e10
 
 
 def _beta_shape(a, b):
