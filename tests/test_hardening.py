@@ -179,7 +179,8 @@ def test_edgeworth_equals_boost_where_both_hold(monkeypatch):
     assert_allclose(
         _posterior._betainc(a, b, x), boost_cdf, rtol=1e-8 if modern else 1e-5
     )
-    assert_allclose(_posterior._betaincinv(a, b, q), boost_ppf, rtol=1e-13)
+    ppf = _posterior._betaincinv(a, b, q)
+    assert_allclose(ppf, boost_ppf, rtol=1e-13 if modern else 1e-11)
 
 
 @pytest.mark.parametrize("scale", [1e12, 1e14, 7e15])
