@@ -90,7 +90,7 @@ def _betainc(a, b, x):
     """Regularized incomplete Beta ``I_x(a, b)``, the Beta(a, b) cdf."""
     if a + b <= _LARGE:
         return special.betainc(a, b, x)
-    # Edgeworth expansion to O(n^-1) with Hermite polynomials He2, He3, He5
+    # Edgeworth expansion to O(n^-1), He2, He3, He5 (formulas page, "Huge counts")
     mean, sigma, skew, kurt = _beta_shape(a, b)
     z = (x - mean) / sigma
     correction = (
@@ -108,7 +108,7 @@ def _betaincinv(a, b, q):
     """Inverse of :func:`_betainc` in ``x``: the Beta(a, b) quantile."""
     if a + b <= _LARGE:
         return special.betaincinv(a, b, q)
-    # Cornish-Fisher expansion to O(n^-1)
+    # Cornish-Fisher expansion to O(n^-1) (formulas page, "Huge counts")
     mean, sigma, skew, kurt = _beta_shape(a, b)
     with np.errstate(invalid="ignore"):
         z = special.ndtri(q)

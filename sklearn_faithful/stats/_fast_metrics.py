@@ -256,6 +256,19 @@ class Resampler:
             yield [base_a + moved, base_b - moved]
 
 
+def label_cells(codes, k):
+    """The distinct cells of label codes (one array per labelling) and their counts.
+
+    Returns the codes of each cell's labels, one array per labelling, and the
+    number of items in each cell: the units of multinomial resampling.
+    """
+    cell = codes[0]
+    for c in codes[1:]:
+        cell = cell * k + c
+    _, first, counts = np.unique(cell, return_index=True, return_counts=True)
+    return [c[first] for c in codes], counts
+
+
 def label_resampler(y_true, y_preds, weight=None):
     """A :class:`Resampler` of label predictions, and the classes.
 
@@ -264,13 +277,8 @@ def label_resampler(y_true, y_preds, weight=None):
     """
     classes, codes = encode_labels(y_true, *y_preds)
     k = classes.size
+    counts = None
     if weight is None:
-        cell = codes[0]
-        for c in codes[1:]:
-            cell = cell * k + c
-        _, first, counts = np.unique(cell, return_index=True, return_counts=True)
-        codes = [c[first] for c in codes]
-    else:
-        counts = None
+        codes, counts = label_cells(codes, k)
     features = [label_features(codes[0], c, k, weight) for c in codes[1:]]
     return Resampler(features, counts), classes

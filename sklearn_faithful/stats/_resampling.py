@@ -22,15 +22,18 @@ from ..utils._validation import (
     ALTERNATIVE,
     CONFIDENCE_LEVEL,
     RANDOM_STATE,
+    _check_sample_weight,
     _encode,
     _is_text,
     _numbers_as_numbers,
     _pos_label_index,
+    _unique_labels,
 )
 from ._fast_metrics import (
     LABEL_METRICS,
     Resampler,
     encode_labels,
+    label_cells,
     label_resampler,
     metric_from_sums,
     resolve_metric,
@@ -278,7 +281,7 @@ def _confidence_features(y_true, y_proba, spec, kwargs, weight):
     if proba.dtype.kind != "f":
         proba = proba.astype(np.float64)
     labels = kwargs.get("labels")
-    classes = np.unique(y_true) if labels is None else np.asarray(labels)
+    classes = _unique_labels(y_true) if labels is None else np.asarray(labels)
     if proba.ndim != 2 or proba.shape[1] != classes.size:
         return None
     pos_index = _pos_label_index(classes, spec["pos_label"])
@@ -326,24 +329,6 @@ def _check_label_predictions(func, preds, names):
                 "1-D label predictions; 2-D probabilities are for the confidence "
                 "metrics (cf1, cprecision, crecall)."
             )
-
-
-def _check_weight(weight, n):
-    """``sample_weight`` of the metric: resampled with the items, so checked here."""
-    if weight is None:
-        return None
-    w = np.asarray(weight)
-    if w.ndim != 1 or w.shape[0] != n or w.dtype.kind not in "biuf":
-        raise ValueError(
-            f"metric_kwargs['sample_weight'] must be a 1-D numeric array with one "
-            f"weight per item ({n}); got shape {w.shape} and dtype {w.dtype!s}."
-        )
-    w = w.astype(np.float64)
-    if not np.isfinite(w).all() or (w < 0).any():
-        raise ValueError(
-            "metric_kwargs['sample_weight'] must be finite and non-negative."
-        )
-    return w
 
 
 def _call(func, kwargs, weight, idx, y_true, *y_preds):
@@ -443,7 +428,9 @@ def bootstrap_confidence_interval(
     y_true, (y_pred,) = _check_arrays(y_true, y_pred)
     func, kwargs, spec, weight = resolve_metric(metric, metric_kwargs)
     _check_label_predictions(func, [y_pred], ["y_pred"])
-    weight = _check_weight(weight, y_true.shape[0])
+    weight = _check_sample_weight(
+        weight, y_true.shape[0], name="metric_kwargs['sample_weight']"
+    )
     statistic = float(_call(func, kwargs, weight, None, y_true, y_pred))
     rng = _generator(random_state)
     if method == "bca":
@@ -546,7 +533,9 @@ def _paired_setup(
     )
     func, kwargs, spec, weight = resolve_metric(metric, metric_kwargs)
     _check_label_predictions(func, [a, b], ["y_pred_a", "y_pred_b"])
-    weight = _check_weight(weight, y_true.shape[0])
+    weight = _check_sample_weight(
+        weight, y_true.shape[0], name="metric_kwargs['sample_weight']"
+    )
     statistic = float(
         _call(func, kwargs, weight, None, y_true, b)
         - _call(func, kwargs, weight, None, y_true, a)
@@ -845,13 +834,11 @@ def _kappa_resampler(y1, y2, weights):
     E`` with expected counts ``E_ij = R_i C_j / N`` from the margins, and
     ``sum w E = (R @ w) . C / N``: no K x K table per resample.
     """
-    classes, (c1, c2) = encode_labels(y1, y2)
+    classes, codes = encode_labels(y1, y2)
     k = classes.size
     w = _disagreement_weights(k, weights)
-    cell = c1 * k + c2
-    _, first, counts = np.unique(cell, return_index=True, return_counts=True)
-    c1, c2 = c1[first], c2[first]
-    n_cells = first.size
+    (c1, c2), counts = label_cells(codes, k)
+    n_cells = counts.size
     rows = np.repeat(np.arange(n_cells), 3)
     cols = np.column_stack([c1, k + c2, np.full(n_cells, 2 * k)]).ravel()
     data = np.column_stack([np.ones(n_cells), np.ones(n_cells), w[c1, c2]]).ravel()

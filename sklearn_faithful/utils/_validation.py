@@ -172,29 +172,29 @@ def _check_y_true(y_true, name="y_true"):
     return y
 
 
-def _check_sample_weight(sample_weight, n_samples):
+def _check_sample_weight(sample_weight, n_samples, name="sample_weight"):
     """Return ``sample_weight`` as a float array of length ``n_samples``, or None."""
     if sample_weight is None:
         return None
     w = np.asarray(sample_weight)
     if w.ndim != 1 or w.shape[0] != n_samples:
         raise ValueError(
-            f"sample_weight must have shape ({n_samples},) to match y_true; got "
+            f"{name} must have shape ({n_samples},) to match y_true; got "
             f"shape {w.shape}."
         )
     if w.dtype.kind not in "biuf":
-        raise ValueError(f"sample_weight must be numeric; got dtype {w.dtype!s}.")
+        raise ValueError(f"{name} must be numeric; got dtype {w.dtype!s}.")
     w = w.astype(np.float64, copy=False)
     if not np.isfinite(w).all():
         bad = int(np.flatnonzero(~np.isfinite(w))[0])
         raise ValueError(
-            f"sample_weight contains {w[bad]!r} at position {bad}; weights must be "
+            f"{name} contains {w[bad]!r} at position {bad}; weights must be "
             "finite and non-negative."
         )
     if (w < 0).any():
         bad = int(np.flatnonzero(w < 0)[0])
         raise ValueError(
-            f"sample_weight contains the negative weight {w[bad]!r} at position "
+            f"{name} contains the negative weight {w[bad]!r} at position "
             f"{bad}; weights must be non-negative."
         )
     return w
