@@ -15,12 +15,14 @@ from .comparison import (
     MacroPosterior,
     ModelBasedMetricTest,
     ModelBasedTestResult,
+    PairedBayesTestResult,
     bayes_test,
     correlation_factor,
     counts_from_triples,
     effective_counts,
     metric_posterior,
     model_based_test_from_summary,
+    paired_bayes_test,
 )
 from .metrics import (
     ProbabilisticConfusionMatrixDisplay,
@@ -71,6 +73,8 @@ __all__ = [
     "SignTestResult",
     "RegressionCheckResult",
     "PairedTestResult",
+    "PairedBayesTestResult",
+    "paired_bayes_test",
     "BootstrapIntervalResult",
     "AccuracyRegressionTest",
     "model_based_test_from_summary",

@@ -107,6 +107,7 @@ ENTRIES = {
             a, b, method="monte-carlo", n_draws=10_000, random_state=0
         ),
     ),
+    "paired_bayes_test": ("counts", ("counts_a", "counts_b"), sf.paired_bayes_test),
     "effective_counts": ("counts", ("counts",), sf.effective_counts),
     "counts_from_triples": ("triples", ("triples",), sf.counts_from_triples),
     "estimate_sigma": ("scores", ("scores",), sf.estimate_sigma),
@@ -146,6 +147,7 @@ NOT_DATA = {
     "F1Posterior": "numbers: test_common_params.py",
     "MacroPosterior": "posteriors: test_common_params.py",
     "ModelBasedTestResult": "a result",
+    "PairedBayesTestResult": "a result, built by paired_bayes_test",
     "PairedTestResult": "a result",
     "ProbabilisticConfusionMatrixDisplay": "draws; its data go through "
     "probabilistic_confusion_matrix (test_plot.py)",

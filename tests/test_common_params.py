@@ -28,6 +28,7 @@ from sklearn_faithful import (
     ProbabilisticConfusionMatrixDisplay,
     bayes_test,
     model_based_test_from_summary,
+    paired_bayes_test,
 )
 from sklearn_faithful.utils._compat import (
     InvalidParameterError,
@@ -210,6 +211,7 @@ def _instances():
             np.eye(2), np.eye(2)
         ),
         sklearn_faithful.BayesTestResult: bayes_test(counts, counts),
+        sklearn_faithful.PairedBayesTestResult: paired_bayes_test(counts, counts),
         sklearn_faithful.ModelBasedTestResult: model_based_test_from_summary(
             0.1, 100, 0.2, 100, precision=0.9, false_omission_rate=0.1
         ),

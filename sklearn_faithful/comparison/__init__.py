@@ -9,6 +9,7 @@ from ._model_based import (
     ModelBasedTestResult,
     model_based_test_from_summary,
 )
+from ._paired import PairedBayesTestResult, paired_bayes_test
 from ._posterior import BetaPosterior, F1Posterior, MacroPosterior, metric_posterior
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "CredibleInterval",
     "ModelBasedMetricTest",
     "ModelBasedTestResult",
+    "PairedBayesTestResult",
     "F1Posterior",
     "MacroPosterior",
     "bayes_test",
@@ -27,4 +29,5 @@ __all__ = [
     "effective_counts",
     "metric_posterior",
     "model_based_test_from_summary",
+    "paired_bayes_test",
 ]
