@@ -1,0 +1,287 @@
+"""Coverage of the model-based metric tests when the metric model errs.
+
+A metric model labels the outputs of a control C and a treatment T; the
+question is whether each method's 95% interval covers the true difference of
+the systems' real positive rates, and how often it excludes 0 when there is no
+real difference (false positives). Methods:
+
+- ``naive``: the interval as if the metric model were ground truth (eq. 8);
+- ``goyal2023``: the paper's interval (eq. 14), precision and FOR from a
+  separate annotated set of ``2 n`` items;
+- ``delta``: the delta-method interval of the corrected effect, same set;
+- ``ppi++`` and ``ppi``: prediction-powered inference with power tuning
+  (``lam="auto"``) and classical (``lam=1``), from a random sample of ``n`` of
+  each system's own outputs, annotated (the same annotation budget).
+
+Two error models of the metric model:
+
+- ``shared``: the paper's. ``P(real | observed)`` is ``q = (FOR, precision)``
+  for both systems and the annotated set; the systems differ in their
+  observed rates (0.20 and 0.25, or 0.20 for both under the null).
+- ``label``: errors depend on the real label. Sensitivity and specificity are
+  fixed (set so that the control's precision and FOR are the same as above),
+  so precision and FOR shift with each system's and the annotated set's
+  prevalence. The real rates and effects are those of ``shared``.
+
+Metric models: ``over-flag`` (precision 0.30, FOR 0.02 at the control's rates,
+real rate 0.076) and ``good`` (0.85, 0.10, real rate 0.25). The separate
+annotated set has the control's prevalence (``matched``) or a fifth of it
+(``low``); it is not used by ``ppi``. ``paired`` systems answer the same
+inputs, with their latent draws equal for 60% of the inputs; PPI's annotated
+samples are then of the same inputs. The annotated items are the first ``n``
+of the ``N`` outputs, a random sample of them.
+
+Every interval comes from the package's public API. Each cell is seeded from
+its name; finished cells are cached in ``benchmarks/results/`` and a rerun
+resumes from them. Monte-Carlo standard errors ``sqrt(p (1 - p) / reps)``.
+
+Run: python benchmarks/sim_model_based.py [--reps 1000] [--quick]
+(about 10 minutes of one core at 1,000 replicates; n_jobs=1)
+"""
+
+import argparse
+import itertools
+import json
+import time
+import warnings
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from sklearn_faithful import ModelBasedMetricTest
+
+METHODS = ("naive", "goyal2023", "delta", "ppi++", "ppi")
+METRIC_MODELS = {"over-flag": (0.30, 0.02), "good": (0.85, 0.10)}
+OBSERVED_C, OBSERVED_T = 0.20, 0.25  # observed rates under "shared"
+RHO = 0.6  # share of inputs where paired systems make the same latent draw
+CACHE = Path(__file__).parent / "results" / "sim_model_based.json"
+
+
+def cells(quick):
+    grid = itertools.product(
+        ("shared", "label"),
+        METRIC_MODELS,
+        ("matched", "low"),
+        (500, 5000) if quick else (2000, 20000),
+        (100,) if quick else (100, 400),
+        (False, True),
+        (False, True),
+    )
+    for errors, metric, annotated, n_out, n_ann, paired, null in grid:
+        yield {
+            "errors": errors,
+            "metric": metric,
+            "annotated": annotated,
+            "N": n_out,
+            "n": n_ann,
+            "paired": paired,
+            "null": null,
+        }
+
+
+def key(cell):
+    return "|".join(f"{k}={v}" for k, v in cell.items())
+
+
+def truth(cell):
+    """Real rates ``(pi_C, pi_T)`` and the metric model's sensitivity and FPR."""
+    prec, fo_rate = METRIC_MODELS[cell["metric"]]
+    obs_t = OBSERVED_C if cell["null"] else OBSERVED_T
+    pi_c = prec * OBSERVED_C + fo_rate * (1 - OBSERVED_C)  # eq. 10
+    pi_t = prec * obs_t + fo_rate * (1 - obs_t)
+    sens = prec * OBSERVED_C / pi_c  # Bayes' rule at the control's rates
+    fpr = (1 - prec) * OBSERVED_C / (1 - pi_c)
+    return pi_c, pi_t, sens, fpr, obs_t
+
+
+def _latent(rng, n, paired):
+    u_c = rng.random(n)
+    u_t = rng.random(n)
+    if paired:
+        u_t = np.where(rng.random(n) < RHO, u_c, u_t)
+    return u_c, u_t
+
+
+def draw(rng, cell):
+    """Observed labels of both systems, annotated samples and annotated set."""
+    prec, fo_rate = METRIC_MODELS[cell["metric"]]
+    q = np.array([fo_rate, prec])
+    pi_c, pi_t, sens, fpr, obs_t = truth(cell)
+    n_out, n_ann = cell["N"], cell["n"]
+    u_c, u_t = _latent(rng, n_out, cell["paired"])
+    if cell["errors"] == "shared":
+        o_c = (u_c < OBSERVED_C).astype(np.int8)
+        o_t = (u_t < obs_t).astype(np.int8)
+        r_c = (rng.random(n_ann) < q[o_c[:n_ann]]).astype(np.int8)
+        r_t = (rng.random(n_ann) < q[o_t[:n_ann]]).astype(np.int8)
+        prev = OBSERVED_C if cell["annotated"] == "matched" else OBSERVED_C / 5
+        o_a = (rng.random(2 * n_ann) < prev).astype(np.int8)
+        r_a = (rng.random(2 * n_ann) < q[o_a]).astype(np.int8)
+    else:
+        rates = np.array([fpr, sens])
+        real_c, real_t = (u_c < pi_c).astype(int), (u_t < pi_t).astype(int)
+        o_c = (rng.random(n_out) < rates[real_c]).astype(np.int8)
+        o_t = (rng.random(n_out) < rates[real_t]).astype(np.int8)
+        r_c, r_t = real_c[:n_ann].astype(np.int8), real_t[:n_ann].astype(np.int8)
+        prev = pi_c if cell["annotated"] == "matched" else pi_c / 5
+        r_a = (rng.random(2 * n_ann) < prev).astype(int)
+        o_a = (rng.random(2 * n_ann) < rates[r_a]).astype(np.int8)
+    return o_c, o_t, (o_c[:n_ann], r_c), (o_t[:n_ann], r_t), (o_a, r_a)
+
+
+def intervals(data, paired):
+    """``{method: (low, high)}``, None where a method cannot run."""
+    o_c, o_t, ann_c, ann_t, (o_a, r_a) = data
+    out = {}
+    ppi = ModelBasedMetricTest(None, method="ppi", paired=paired)
+    res = ppi.test_labels(o_c, o_t, annotated_c=ann_c, annotated_t=ann_t)
+    out["naive"], out["ppi++"] = res.ci_deterministic, res.ci_model
+    ppi.set_params(lam=1.0)
+    res = ppi.test_labels(o_c, o_t, annotated_c=ann_c, annotated_t=ann_t)
+    out["ppi"] = res.ci_model
+    n_pos, n_neg = int(o_a.sum()), int((1 - o_a).sum())
+    for method in ("goyal2023", "delta"):
+        out[method] = None
+        if n_pos == 0 or n_neg == 0:
+            continue  # precision or FOR undefined
+        prec = r_a[o_a == 1].mean()
+        fo_rate = r_a[o_a == 0].mean()
+        try:
+            test = ModelBasedMetricTest.from_rates(
+                prec,
+                fo_rate,
+                n_predicted_positive=n_pos,
+                n_predicted_negative=n_neg,
+                method=method,
+                paired=paired,
+            )
+            out[method] = test.test_labels(o_c, o_t).ci_model
+        except ValueError:  # delta: precision <= FOR
+            pass
+    return out
+
+
+def run_cell(cell, reps, seed):
+    rng = np.random.default_rng([seed, zlib.crc32(key(cell).encode())])
+    pi_c, pi_t, *_ = truth(cell)
+    effect = pi_t - pi_c
+    stats = {m: {"covered": 0, "excludes_0": 0, "width": 0.0, "n": 0} for m in METHODS}
+    for _ in range(reps):
+        for method, ci in intervals(draw(rng, cell), cell["paired"]).items():
+            if ci is None:
+                continue
+            s = stats[method]
+            s["n"] += 1
+            s["covered"] += bool(ci[0] <= effect <= ci[1])
+            s["excludes_0"] += not (ci[0] <= 0 <= ci[1])
+            s["width"] += ci[1] - ci[0]
+    return {"effect": effect, "reps": reps, "stats": stats}
+
+
+def _rate(s, field):
+    n = max(s["n"], 1)
+    p = s[field] / n
+    return p, np.sqrt(p * (1 - p) / n)
+
+
+def table(results, null):
+    """Rows of (cell, {method: (rate, s.e.)}); the false-positive rate under
+    the null, the coverage of the true effect otherwise."""
+    field = "excludes_0" if null else "covered"
+    head = (
+        f"{'errors':7} {'metric':9} {'annot.':7} {'N':>6} {'n':>4} {'paired':6} "
+        + " ".join(f"{m:>13}" for m in METHODS)
+    )
+    what = "false-positive rate (0 excluded, no real difference)"
+    print(f"\n{what if null else 'coverage of the true effect'}, 95% intervals")
+    print(head)
+    worst = {m: [] for m in METHODS}
+    for cell_key, res in results.items():
+        cell = dict(kv.split("=") for kv in cell_key.split("|"))
+        if (cell["null"] == "True") != null:
+            continue
+        line = (
+            f"{cell['errors']:7} {cell['metric']:9} {cell['annotated']:7} "
+            f"{cell['N']:>6} {cell['n']:>4} {cell['paired']:6}"
+        )
+        for m in METHODS:
+            p, se = _rate(res["stats"][m], field)
+            worst[m].append((p, se, cell["errors"]))
+            line += f"  {100 * p:5.1f} ({100 * se:3.1f})"
+        print(line)
+    for errors in ("shared", "label"):
+        line = f"{'worst, ' + errors:39}"
+        for m in METHODS:
+            rows = [w for w in worst[m] if w[2] == errors]
+            p, se, _ = (max if null else min)(rows, key=lambda w: w[0])
+            line += f"  {100 * p:5.1f} ({100 * se:3.1f})"
+        print(line)
+
+
+def pooled(results, null):
+    """Per error model and metric model: the rate over all its cells pooled,
+    and the worst cell, as ``mean (worst)`` in %, with the pooled s.e."""
+    field = "excludes_0" if null else "covered"
+    what = "false-positive rate" if null else "coverage of the true effect"
+    print(f"\n{what}: pooled over cells (worst cell); pooled s.e. in brackets")
+    print(f"{'errors':7} {'metric':9} " + " ".join(f"{m:>19}" for m in METHODS))
+    for errors, metric in itertools.product(("shared", "label"), METRIC_MODELS):
+        tag = f"errors={errors}|metric={metric}|"
+        cells_ = [
+            r["stats"]
+            for k, r in results.items()
+            if k.startswith(tag) and k.endswith(f"null={null}")
+        ]
+        line = f"{errors:7} {metric:9}"
+        for m in METHODS:
+            hits = sum(c[m][field] for c in cells_)
+            n = sum(c[m]["n"] for c in cells_)
+            p = hits / n
+            rates = [c[m][field] / max(c[m]["n"], 1) for c in cells_]
+            worst = max(rates) if null else min(rates)
+            se = np.sqrt(p * (1 - p) / n)
+            line += f"  {100 * p:4.1f} [{100 * se:3.1f}] ({100 * worst:4.1f})"
+        print(line)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--reps", type=int, default=1000)
+    parser.add_argument("--quick", action="store_true", help="small N, 200 reps")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    reps = 200 if args.quick and args.reps == 1000 else args.reps
+    cache_file = CACHE.with_name(
+        f"{CACHE.stem}{'_quick' if args.quick else ''}_r{reps}_s{args.seed}.json"
+    )
+    results = json.loads(cache_file.read_text()) if cache_file.exists() else {}
+    start = time.process_time()
+    todo = [c for c in cells(args.quick) if key(c) not in results]
+    for i, cell in enumerate(todo):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            results[key(cell)] = run_cell(cell, reps, args.seed)
+        cache_file.parent.mkdir(exist_ok=True)
+        cache_file.write_text(json.dumps(results, indent=1))
+        print(
+            f"[{i + 1}/{len(todo)}] {key(cell)}  "
+            f"{time.process_time() - start:.0f} s CPU",
+            flush=True,
+        )
+    order = [key(c) for c in cells(args.quick)]
+    results = {k: results[k] for k in order}
+    print(f"\n{reps} replicates per cell; in parentheses the Monte-Carlo s.e. (%)")
+    table(results, null=True)
+    table(results, null=False)
+    pooled(results, null=True)
+    pooled(results, null=False)
+    skipped = {
+        m: sum(res["reps"] - res["stats"][m]["n"] for res in results.values())
+        for m in METHODS
+    }
+    print(f"\nreplicates without an interval (precision or FOR undefined): {skipped}")
+
+
+if __name__ == "__main__":
+    main()
