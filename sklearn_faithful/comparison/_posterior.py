@@ -580,7 +580,9 @@ def metric_posterior(counts_e, metric="f1", *, prior=1.0):
     -------
     posterior : BetaPosterior or F1Posterior
         A frozen distribution with ``pdf``, ``cdf``, ``ppf``, ``rvs``,
-        ``mean``, ``mode`` and ``interval``.
+        ``mean``, ``mode`` and ``interval``. From the effective counts of an
+        m x 2 CV, it is the posterior of the metric of the model trained on
+        half the data, not of a model refitted on all of it.
 
     See Also
     --------
