@@ -86,11 +86,12 @@ def _demo_bayes_comparison(out, random_state):
         "(naive Bayes)?",
         file=out,
     )
-    for correlation in ("wang2019", "wang2015"):
+    for paired in (False, True):
         comp = BayesModelComparison(
             model_a,
             model_b,
-            correlation=correlation,
+            paired=paired,
+            correlation="wang2015",
             rope=0.01,
             random_state=random_state,
         ).fit(X, y)
@@ -98,19 +99,19 @@ def _demo_bayes_comparison(out, random_state):
         for line in str(comp).splitlines():
             print("  " + line, file=out)
     print("", file=out)
-    print(
-        "  'at 0.95' claims only what the posterior warrants (decide(0.95));", file=out
-    )
-    print(
-        "  the paper's rule picks the larger of P(H0) and P(H1), and so says", file=out
-    )
-    print("  'accept H1' for about half of all pairs of equal models.", file=out)
-    print("  The first table is the paper's correction; its 95% F1 intervals", file=out)
-    print(
-        "  covered only 79.7% in our repetition of the paper's example. The", file=out
-    )
-    print("  second, correlation='wang2015', covered 95.2%: prefer it for", file=out)
-    print("  reporting (doc/comparison.rst).", file=out)
+    for line in (
+        "'at 0.95' claims only what the posterior warrants (decide(0.95)); the",
+        "paper's rule picks the larger of P(H0) and P(H1), and so says 'accept",
+        "H1' for about half of all pairs of equal models. The first table is",
+        "the paper's test with correlation='wang2015', whose 95% F1 intervals",
+        "covered 92-100% in our coverage study (the paper's default 'wang2019'",
+        "covered 77-94%). The second is the paired test (paired=True), which",
+        "uses that both models are scored on the same items; its false claims",
+        "of 'B better' stayed at or below 6.5% in our simulations, against up",
+        "to 8.5% for the paper's default. Both are about models trained on",
+        "half of the data. See doc/choosing.rst.",
+    ):
+        print("  " + line, file=out)
 
 
 def _demo_model_based(out, random_state):
@@ -129,15 +130,32 @@ def _demo_model_based(out, random_state):
     metric_model = LogisticRegression().fit(*outputs(1000, 0.5))
     annotated_x, annotated_y = outputs(400, 0.1)
     test = ModelBasedMetricTest(metric_model).fit(annotated_x, annotated_y)
-    res = test.test(outputs(5000, 0.10)[0], outputs(5000, 0.12)[0])
+    (x_c, y_c), (x_t, y_t) = outputs(5000, 0.10), outputs(5000, 0.12)
+    res = test.test(x_c, x_t)
     print("Model-based metric test (Goyal, Hu & Gupta 2023)", file=out)
     print(
         f"  a classifier as the metric: precision {test.precision_:.3f}, FOR "
         f"{test.false_omission_rate_:.3f} on {test.n_annotated_} annotated "
-        "items",
+        "items; real rates 0.10 and 0.12",
         file=out,
     )
     for line in res.summary().splitlines():
+        print("  " + line, file=out)
+    # prediction-powered inference: 300 of each system's own outputs annotated
+    sample_c, sample_t = (rng.choice(5000, 300, replace=False) for _ in range(2))
+    ppi = ModelBasedMetricTest(metric_model, method="ppi").test(
+        x_c,
+        x_t,
+        annotated_c=(x_c[sample_c], y_c[sample_c]),
+        annotated_t=(x_t[sample_t], y_t[sample_t]),
+    )
+    print("", file=out)
+    print(
+        "  method='ppi', with 300 of each system's own outputs annotated (the",
+        file=out,
+    )
+    print("  method that held 93% coverage in every setting we simulated):", file=out)
+    for line in ppi.summary().splitlines():
         print("  " + line, file=out)
     bold = model_based_test_from_summary(
         0.00456,
