@@ -29,11 +29,11 @@ from ..utils._validation import (
     _resolve_pos_label,
     _validate_init_params,
     _validate_method,
-    check_matplotlib,
 )
 from ._bayes import METHODS, _results_table, bayes_test
 from ._counts import _CORRELATION, _effective_counts, _factor_for_splits
 from ._paired import _paired_table, paired_bayes_test
+from ._plot import _plot_comparison
 from ._posterior import METRICS
 
 
@@ -94,27 +94,6 @@ def _paired_or_none(counts, metric, test_params):
         return paired_bayes_test(counts[0], counts[1], metric=metric, **test_params)
     except ValueError:
         return None
-
-
-def _plot_difference(ax, res, labels):
-    """The posterior of ``nu_B - nu_A``, its credible interval and the rope."""
-    post = res.posterior
-    if res.scale > 0:
-        lo, hi = post.ppf([0.001, 0.999])
-        lo, hi = min(lo, -1.5 * res.rope), max(hi, 1.5 * res.rope)
-        t = np.linspace(lo, hi, 400)
-        ax.plot(t, post.pdf(t), color="C2")
-        band = (t >= res.interval.low) & (t <= res.interval.high)
-        ax.fill_between(t[band], post.pdf(t[band]), color="C2", alpha=0.2)
-    else:
-        ax.axvline(res.difference, color="C2")
-    ax.axvline(0.0, color="0.3", lw=0.8)
-    if res.rope > 0:
-        ax.axvspan(-res.rope, res.rope, color="0.5", alpha=0.15, label="rope")
-        ax.legend()
-    ax.set_title(f"{res.metric}: P(H1) = {res.p_h1:.3f}, {res.decide()}")
-    ax.set_xlabel(f"{res.metric} of {labels[1]} - {labels[0]}")
-    ax.set_ylabel("posterior density")
 
 
 def _short_name(estimator):
@@ -607,38 +586,4 @@ class BayesModelComparison(BaseEstimator):
         axes : ndarray of matplotlib Axes
         """
         check_is_fitted(self, "results_")
-        plt = check_matplotlib("BayesModelComparison.plot")
-        metrics = list(self.results_) if metrics is None else list(metrics)
-        unknown = [m for m in metrics if m not in self.results_]
-        if unknown:
-            raise ValueError(
-                f"metrics {unknown} were not tested; tested: {list(self.results_)}."
-            )
-        if axes is None:
-            _, axes = plt.subplots(
-                1, len(metrics), figsize=(4 * len(metrics), 3.2), squeeze=False
-            )
-        axes = np.asarray(axes, dtype=object).ravel()
-        if axes.size != len(metrics):
-            raise ValueError(
-                f"axes must hold one Axes per metric ({len(metrics)}); got {axes.size}."
-            )
-        for ax, metric in zip(axes, metrics, strict=True):
-            res = self.results_[metric]
-            if self.paired:
-                _plot_difference(ax, res, labels)
-                continue
-            for post, label, interval, color in (
-                (res.posterior_a, labels[0], res.interval_a, "C0"),
-                (res.posterior_b, labels[1], res.interval_b, "C1"),
-            ):
-                lo, hi = post.ppf([0.001, 0.999])
-                t = np.linspace(lo, hi, 400)
-                ax.plot(t, post.pdf(t), color=color, label=label)
-                band = (t >= interval.low) & (t <= interval.high)
-                ax.fill_between(t[band], post.pdf(t[band]), color=color, alpha=0.2)
-            ax.set_title(f"{metric}: P(H1) = {res.p_h1:.3f}")
-            ax.set_xlabel(metric)
-            ax.set_ylabel("posterior density")
-            ax.legend()
-        return axes
+        return _plot_comparison(self, metrics, axes, labels)
