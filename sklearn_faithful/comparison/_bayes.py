@@ -362,9 +362,9 @@ def bayes_test(
     correlation : {"wang2019", "wang2015", "independent"}, tuple or float, \
             default="wang2019"
         The correlation correction; see :func:`correlation_factor`. The
-        default is the paper's. Its 95% F1 interval covered 77-94% (median
-        90%) over our 18-cell coverage study and 84% in the paper's example;
-        ``"wang2015"`` covered 92-100% (median 98%). Report intervals with
+        default is the paper's. Its 95% F1 interval covered 80-95% (median
+        91%) over our 18-cell coverage study and 82% in the paper's example;
+        ``"wang2015"`` covered 95-100% (median 98%). Report intervals with
         ``"wang2015"``; see the user guide.
 
     rope : float, default=0.0
