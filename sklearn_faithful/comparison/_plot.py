@@ -1,34 +1,190 @@
 """Figures of BayesModelComparison: posteriors, or the posterior of the difference."""
 
+import textwrap
+
 import numpy as np
+from scipy import ndimage
 
 from ..utils._validation import check_matplotlib
 
+# Monte-Carlo draws of each posterior for the unpaired difference, their
+# seed, and the bins of their density estimate.
+_N_DRAWS = 100_000
+_SEED = 0
+_N_BINS = 1024
+# The curve of the difference runs between these posterior quantiles.
+_TAILS = (0.0025, 0.9975)
+_N_GRID = 600
+# Longest line of an axis label, in characters, before it wraps.
+_LABEL_WIDTH = 40
+# Colours of the three regions of the difference: B worse, equivalent, B better.
+_REGION_COLORS = ("C3", "0.45", "C2")
+
+
+def _difference_label(metric, labels):
+    """``"<metric> of B - A"``, on two or more lines if long."""
+    names = f"{labels[1]} - {labels[0]}"
+    text = f"{metric} of {names}"
+    if len(text) <= _LABEL_WIDTH:
+        return text
+    return f"{metric} of\n" + textwrap.fill(
+        names, width=_LABEL_WIDTH, break_long_words=False
+    )
+
+
+def _draw_rope(ax, low, high, label):
+    return ax.axvspan(low, high, color="0.5", alpha=0.15, lw=0, label=label)
+
+
+def _finish(ax, title, xlabel, top=None):
+    """Title, labels, and a legend in the headroom above the curves."""
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("posterior density")
+    ax.locator_params(axis="x", nbins=5)
+    if top is None:
+        ax.set_yticks([])
+        top = 1.0
+    ax.set_ylim(0, 1.6 * top)  # headroom: the legend sits above the curves
+    ax.legend(loc="upper left", fontsize="small")
+
+
+def _plot_posteriors(ax, res, labels):
+    """The posteriors of A and of B with their credible intervals (Figures 1-3)."""
+    top = 0.0
+    for post, label, interval, color in (
+        (res.posterior_a, labels[0], res.interval_a, "C0"),
+        (res.posterior_b, labels[1], res.interval_b, "C1"),
+    ):
+        lo, hi = post.ppf([0.001, 0.999])
+        t = np.linspace(lo, hi, 400)
+        pdf = post.pdf(t)
+        top = max(top, float(np.max(pdf)))
+        ax.plot(t, pdf, color=color, label=label)
+        band = (t >= interval.low) & (t <= interval.high)
+        ax.fill_between(t[band], pdf[band], color=color, alpha=0.2, lw=0)
+    if res.rope > 0:
+        # Where B would be equivalent to A's posterior mean.
+        mean_a = float(res.posterior_a.mean())
+        _draw_rope(
+            ax,
+            mean_a - res.rope,
+            mean_a + res.rope,
+            f"rope +/-{res.rope:g} around the mean of {labels[0]}",
+        )
+    _finish(ax, f"{res.metric}: P(H1) = {res.p_h1:.3f}", res.metric, top)
+
+
+def _binned_kde(draws):
+    """Gaussian kernel density of ``draws``: a histogram smoothed by Scott's rule."""
+    counts, edges = np.histogram(draws, bins=_N_BINS)
+    width = edges[1] - edges[0]
+    bandwidth = draws.std() * draws.size ** (-1 / 5)
+    density = ndimage.gaussian_filter1d(
+        counts.astype(np.float64), bandwidth / width, mode="constant"
+    ) / (draws.size * width)
+    centers = (edges[:-1] + edges[1:]) / 2
+    return lambda t: np.interp(t, centers, density, left=0.0, right=0.0)
+
+
+def _difference_density(res):
+    """Support and density of ``nu_B - nu_A``, or ``(value, None)`` for a point mass.
+
+    Paired: the posterior t of the result. Unpaired: A and B have independent
+    posteriors, so the difference is drawn by Monte Carlo from both with a
+    fixed seed and smoothed by a Gaussian kernel density estimate.
+    """
+    post = getattr(res, "posterior", None)
+    if post is not None:  # paired
+        if res.scale == 0:
+            return res.difference, None
+        return tuple(post.ppf(_TAILS)), post.pdf
+    rng = np.random.default_rng(_SEED)
+    diff = res.posterior_b.rvs(_N_DRAWS, random_state=rng) - res.posterior_a.rvs(
+        _N_DRAWS, random_state=rng
+    )
+    if np.ptp(diff) == 0:
+        return float(diff[0]), None
+    return tuple(np.quantile(diff, _TAILS)), _binned_kde(diff)
+
 
 def _plot_difference(ax, res, labels):
-    """The posterior of ``nu_B - nu_A``, its credible interval and the rope."""
-    post = res.posterior
-    if res.scale > 0:
-        lo, hi = post.ppf([0.001, 0.999])
-        lo, hi = min(lo, -1.5 * res.rope), max(hi, 1.5 * res.rope)
-        t = np.linspace(lo, hi, 400)
-        ax.plot(t, post.pdf(t), color="C2")
-        band = (t >= res.interval.low) & (t <= res.interval.high)
-        ax.fill_between(t[band], post.pdf(t[band]), color="C2", alpha=0.2)
+    """The posterior of ``nu_B - nu_A`` with P(B worse), P(equivalent), P(B better).
+
+    The three regions are cut at ``-rope`` and ``rope`` (at 0 without a rope)
+    and labelled with the test's own probabilities.
+    """
+    rope = res.rope
+    support, density = _difference_density(res)
+    regions = (
+        f"P(B worse) = {res.p_worse:.3f}",
+        f"P(equivalent) = {res.p_equivalent:.3f}",
+        f"P(B better) = {res.p_better:.3f}",
+    )
+    if density is None:  # a point mass: one stem, in the colour of its region
+        value = support
+        region = 0 if value < -rope else (2 if value > rope else 1)
+        ax.axvline(
+            value,
+            color=_REGION_COLORS[region],
+            lw=2,
+            label=f"point mass at {value:+.3g}",
+        )
     else:
-        ax.axvline(res.difference, color="C2")
+        lo, hi = support
+        # Keep the rope (or 0) in view: the regions are defined by it.
+        lo, hi = min(lo, -1.2 * rope), max(hi, 1.2 * rope)
+        pad = 0.05 * (hi - lo)
+        lo, hi = lo - pad, hi + pad
+        t = np.union1d(np.linspace(lo, hi, _N_GRID), [-rope, rope])
+        pdf = density(t)
+        ax.plot(t, pdf, color="k", lw=1.2)
+        cuts = (t <= -rope, (t >= -rope) & (t <= rope), t >= rope)
+        for label, where, color in zip(regions, cuts, _REGION_COLORS, strict=True):
+            if rope == 0 and color == _REGION_COLORS[1]:
+                continue
+            ax.fill_between(
+                t, pdf, where=where, color=color, alpha=0.35, lw=0, label=label
+            )
+    if rope > 0:
+        _draw_rope(ax, -rope, rope, f"rope +/-{rope:g}")
     ax.axvline(0.0, color="0.3", lw=0.8)
-    if res.rope > 0:
-        ax.axvspan(-res.rope, res.rope, color="0.5", alpha=0.15, label="rope")
-        ax.legend()
-    ax.set_title(f"{res.metric}: P(H1) = {res.p_h1:.3f}, {res.decide()}")
-    ax.set_xlabel(f"{res.metric} of {labels[1]} - {labels[0]}")
-    ax.set_ylabel("posterior density")
+    if density is None:
+        # No areas to shade: the probabilities go to the legend as text.
+        for label in regions if rope > 0 else (regions[0], regions[2]):
+            ax.plot([], [], " ", label=label)
+        half = max(2.0 * rope, 1.5 * abs(value), 0.01)
+        ax.set_xlim(-half, half)
+        top = None
+    else:
+        top = float(np.max(pdf))
+    _finish(
+        ax,
+        f"{res.metric}: P(H1) = {res.p_h1:.3f}\n{res.decide()}",
+        _difference_label(res.metric, labels),
+        top,
+    )
 
 
-def _plot_comparison(comp, metrics, axes, labels):
+def _plot_comparison(comp, metrics, kind, axes, labels):
     """Draw one panel per metric; the body of :meth:`BayesModelComparison.plot`."""
+    from ._bayes_comparison import _short_name
+
     plt = check_matplotlib("BayesModelComparison.plot")
+    if kind is None:
+        kind = "difference" if comp.paired else "posteriors"
+    if kind == "posteriors" and comp.paired:
+        raise ValueError(
+            "kind='posteriors' needs the unpaired test: with paired=True there is "
+            "one posterior, of the difference B - A; use kind='difference'."
+        )
+    if labels is None:
+        labels = (_short_name(comp.estimator_a), _short_name(comp.estimator_b))
+        if labels[0] == labels[1]:
+            labels = (f"{labels[0]} (A)", f"{labels[1]} (B)")
+    if len(labels) != 2:
+        raise ValueError(f"labels must hold two names, of A and of B; got {labels!r}.")
+    labels = tuple(str(label) for label in labels)
     metrics = list(comp.results_) if metrics is None else list(metrics)
     unknown = [m for m in metrics if m not in comp.results_]
     if unknown:
@@ -37,29 +193,18 @@ def _plot_comparison(comp, metrics, axes, labels):
         )
     if axes is None:
         _, axes = plt.subplots(
-            1, len(metrics), figsize=(4 * len(metrics), 3.2), squeeze=False
+            1,
+            len(metrics),
+            figsize=(4.4 * len(metrics), 3.6),
+            squeeze=False,
+            layout="constrained",
         )
     axes = np.asarray(axes, dtype=object).ravel()
     if axes.size != len(metrics):
         raise ValueError(
             f"axes must hold one Axes per metric ({len(metrics)}); got {axes.size}."
         )
+    draw = _plot_difference if kind == "difference" else _plot_posteriors
     for ax, metric in zip(axes, metrics, strict=True):
-        res = comp.results_[metric]
-        if comp.paired:
-            _plot_difference(ax, res, labels)
-            continue
-        for post, label, interval, color in (
-            (res.posterior_a, labels[0], res.interval_a, "C0"),
-            (res.posterior_b, labels[1], res.interval_b, "C1"),
-        ):
-            lo, hi = post.ppf([0.001, 0.999])
-            t = np.linspace(lo, hi, 400)
-            ax.plot(t, post.pdf(t), color=color, label=label)
-            band = (t >= interval.low) & (t <= interval.high)
-            ax.fill_between(t[band], post.pdf(t[band]), color=color, alpha=0.2)
-        ax.set_title(f"{metric}: P(H1) = {res.p_h1:.3f}")
-        ax.set_xlabel(metric)
-        ax.set_ylabel("posterior density")
-        ax.legend()
+        draw(ax, comp.results_[metric], labels)
     return axes

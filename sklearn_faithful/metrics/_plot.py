@@ -1,9 +1,11 @@
 """Side-by-side display of the ordinary and the probabilistic confusion matrix."""
 
-import numpy as np
-from sklearn.metrics import confusion_matrix
+from numbers import Real
 
-from ..utils._compat import HasMethods, validate_params
+import numpy as np
+from sklearn.metrics import ConfusionMatrixDisplay, confusion_matrix
+
+from ..utils._compat import HasMethods, Interval, StrOptions, validate_params
 from ..utils._validation import _validate_init_params, check_matplotlib
 from ._confidence import (
     NORMALIZE,
@@ -12,6 +14,41 @@ from ._confidence import (
     _probabilistic_counts,
 )
 
+# With include_values="auto", values that would need a smaller font than this
+# (in points) to fit in their cells are left out.
+_MIN_FONTSIZE = 6.0
+_FONTSIZE_KEYS = {"fontsize", "size", "fontproperties", "font"}
+_COLOR_KEYS = {"color", "c"}
+
+
+def _default_format(matrix, compact):
+    """Format of the cell values: counts whole, rates and sums rounded.
+
+    ``compact`` rounds one digit more, for cells too small for the full value.
+    """
+    if np.issubdtype(matrix.dtype, np.integer):
+        return "d"
+    top = float(np.nanmax(np.abs(matrix), initial=0.0))
+    if top <= 1.0:  # normalized
+        return ".1f" if compact else ".2f"
+    return ".0f" if compact or top >= 100 else ".1f"
+
+
+def _font_scale(axis, texts):
+    """Factor by which the font of ``texts`` must shrink to fit in their cells."""
+    box = axis.get_window_extent()
+    n_rows, n_cols = texts.shape
+    cell_w, cell_h = box.width / n_cols, box.height / n_rows
+    # The widest values are the longest strings (digits share one width), so a
+    # few of them are measured rather than all n_classes ** 2.
+    flat = texts.ravel()
+    longest = np.argsort([-len(t.get_text()) for t in flat], kind="stable")[:8]
+    extents = [flat[k].get_window_extent() for k in longest]
+    text_w = max(e.width for e in extents)
+    text_h = max(e.height for e in extents)
+    # a quarter of the cell is left between neighbours
+    return min(0.75 * cell_w / max(text_w, 1e-9), 0.8 * cell_h / max(text_h, 1e-9))
+
 
 class ProbabilisticConfusionMatrixDisplay:
     """Probabilistic confusion matrix next to the argmax confusion matrix.
@@ -19,9 +56,12 @@ class ProbabilisticConfusionMatrixDisplay:
     The left panel counts argmax predictions, as
     :class:`sklearn.metrics.ConfusionMatrixDisplay` does; the right panel sums
     predicted probabilities (Yacouby & Axman 2020, eq. 3). Where the two differ,
-    the model's confidence tells something its argmax hides. Build it with
+    the model's confidence tells something its argmax hides. Both panels share
+    one colour scale, so their colours compare. Build it with
     :meth:`from_estimator` or :meth:`from_predictions`; matplotlib is needed
-    (``pip install 'sklearn-faithful[plot]'``).
+    (``pip install 'sklearn-faithful[plot]'``). Each panel is drawn by
+    scikit-learn's :class:`~sklearn.metrics.ConfusionMatrixDisplay`, whose
+    attributes and :meth:`plot` parameters this display shares.
 
     Parameters
     ----------
@@ -36,6 +76,16 @@ class ProbabilisticConfusionMatrixDisplay:
 
     Attributes
     ----------
+    im_ : matplotlib AxesImage
+        Image of the probabilistic confusion matrix (right panel).
+
+    text_ : ndarray of shape (n_classes, n_classes), dtype=matplotlib Text, \
+            or None
+        Values of the probabilistic panel; None if they are not shown.
+
+    ax_ : matplotlib Axes
+        Axes of the probabilistic panel.
+
     figure_ : matplotlib Figure
         Figure holding both panels.
 
@@ -43,7 +93,14 @@ class ProbabilisticConfusionMatrixDisplay:
         The argmax panel and the probabilistic panel.
 
     ims_ : list of matplotlib AxesImage
-        The two images.
+        The images of the two panels; they share one norm (``vmin``, ``vmax``).
+
+    texts_ : list of ndarray of matplotlib Text, or None
+        The values of the two panels (``text_`` is the second); None if they
+        are not shown.
+
+    colorbar_ : matplotlib Colorbar or None
+        The colorbar of both panels; None without one.
 
     See Also
     --------
@@ -62,6 +119,8 @@ class ProbabilisticConfusionMatrixDisplay:
     >>> disp = ProbabilisticConfusionMatrixDisplay.from_estimator(clf, X, y)
     >>> disp.axes_.shape
     (2,)
+    >>> disp.ims_[0].get_clim() == disp.ims_[1].get_clim()
+    True
     """
 
     _parameter_constraints = {
@@ -85,41 +144,100 @@ class ProbabilisticConfusionMatrixDisplay:
         self.confusion_matrix = confusion_matrix
         self.display_labels = display_labels
 
+    def _matrices(self):
+        cm = np.asarray(self.confusion_matrix)
+        pcm = np.asarray(self.probabilistic_confusion_matrix)
+        if cm.ndim != 2 or cm.shape[0] != cm.shape[1] or cm.shape != pcm.shape:
+            raise ValueError(
+                "confusion_matrix and probabilistic_confusion_matrix must be "
+                "square matrices of the same shape (n_classes, n_classes); got "
+                f"shapes {cm.shape} and {pcm.shape}."
+            )
+        return cm, pcm
+
     @validate_params(
         {
+            "include_values": ["boolean", StrOptions({"auto"})],
             "cmap": "no_validation",  # a name or a matplotlib Colormap
+            "xticks_rotation": [
+                StrOptions({"vertical", "horizontal"}),
+                Interval(Real, None, None, closed="neither"),
+            ],
             "values_format": [str, None],
-            "ax": "no_validation",  # a matplotlib Axes or None
+            "ax": "no_validation",  # two matplotlib Axes or None
             "colorbar": ["boolean"],
+            "im_kw": [dict, None],
+            "text_kw": [dict, None],
         },
         prefer_skip_nested_validation=True,
     )
-    def plot(self, *, cmap="viridis", values_format=None, ax=None, colorbar=True):
-        """Plot both matrices.
+    def plot(
+        self,
+        *,
+        include_values="auto",
+        cmap="viridis",
+        xticks_rotation="horizontal",
+        values_format=None,
+        ax=None,
+        colorbar=True,
+        im_kw=None,
+        text_kw=None,
+    ):
+        """Plot both matrices on one colour scale.
 
         Parameters
         ----------
+        include_values : bool or "auto", default="auto"
+            Whether to write the value in each cell. The font shrinks to fit
+            the cells unless ``text_kw`` sets its size. ``"auto"`` writes the
+            values while they fit at 6 points or more, rounded one digit more
+            if that makes them fit (with ``values_format=None``), and leaves
+            them out otherwise, as for many classes in a small figure;
+            ``True`` always writes them.
+
         cmap : str or matplotlib Colormap, default='viridis'
             Colormap recognized by matplotlib.
 
+        xticks_rotation : {'vertical', 'horizontal'} or float, \
+                default='horizontal'
+            Rotation of the x tick labels.
+
         values_format : str, default=None
             Format specification for the values in the cells, e.g. ``'.2f'``. If
-            None, ``'.2g'``.
+            None, ``'d'`` for integer counts, two decimals for values at most 1
+            (normalized matrices), otherwise one decimal (none from 100 up).
 
         ax : array-like of two matplotlib Axes, default=None
-            Axes to plot on. If None, a new figure with two axes is created.
+            Axes of the argmax and of the probabilistic panel. If None, a new
+            figure with a constrained layout, sized for the number of classes.
 
         colorbar : bool, default=True
-            Whether to add a colorbar to each panel.
+            Whether to add the colorbar, one for both panels.
+
+        im_kw : dict, default=None
+            Keywords passed to :meth:`matplotlib.axes.Axes.imshow` for both
+            panels. Without ``norm``, ``vmin`` and ``vmax`` default to the
+            smallest and largest value of the two matrices.
+
+        text_kw : dict, default=None
+            Keywords passed to :meth:`matplotlib.axes.Axes.text` for the
+            values. Without ``color``, each value is written in the end of the
+            colormap that contrasts with its cell.
 
         Returns
         -------
         display : ProbabilisticConfusionMatrixDisplay
-            The display, with ``figure_``, ``axes_`` and ``ims_`` set.
+            The display, with ``figure_``, ``ax_``, ``im_``, ``text_``,
+            ``axes_``, ``ims_``, ``texts_`` and ``colorbar_`` set.
         """
         plt = check_matplotlib("ProbabilisticConfusionMatrixDisplay.plot")
+        cm, pcm = self._matrices()
+        n_classes = cm.shape[0]
         if ax is None:
-            fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), layout="constrained")
+            side = float(np.clip(0.35 * n_classes + 2.5, 3.6, 7.5))
+            fig, axes = plt.subplots(
+                1, 2, figsize=(2 * side + 1.4, side), layout="constrained"
+            )
         else:
             axes = np.ravel(np.asarray(ax, dtype=object))
             if axes.shape[0] != 2:
@@ -128,45 +246,103 @@ class ProbabilisticConfusionMatrixDisplay:
                     f"panel); got {axes.shape[0]}."
                 )
             fig = axes[0].figure
-        n_classes = self.confusion_matrix.shape[0]
-        labels = (
-            np.arange(n_classes) if self.display_labels is None else self.display_labels
-        )
-        fmt = ".2g" if values_format is None else values_format
-        ims = []
+        im_kw = dict(im_kw or {})
+        if "norm" not in im_kw:  # one colour scale for both panels
+            im_kw.setdefault("vmin", float(min(np.nanmin(cm), np.nanmin(pcm))))
+            im_kw.setdefault("vmax", float(max(np.nanmax(cm), np.nanmax(pcm))))
+        elif not im_kw["norm"].scaled():  # shared: scale it on both matrices
+            im_kw["norm"].autoscale_None(np.concatenate([cm.ravel(), pcm.ravel()]))
+        text_kw = dict(text_kw or {})
         panels = (
-            (self.confusion_matrix, "Confusion matrix (argmax)"),
-            (self.probabilistic_confusion_matrix, "Probabilistic confusion matrix"),
+            (cm, "Confusion matrix (argmax)"),
+            (pcm, "Probabilistic confusion matrix"),
         )
+        ims, texts = [], []
         for axis, (matrix, title) in zip(axes, panels, strict=True):
-            im = axis.imshow(matrix, interpolation="nearest", cmap=cmap)
-            cmap_obj = im.cmap
-            lo, hi = cmap_obj(0), cmap_obj(1.0)
-            threshold = (matrix.max() + matrix.min()) / 2.0
-            for i in range(n_classes):
-                for j in range(n_classes):
-                    axis.text(
-                        j,
-                        i,
-                        format(matrix[i, j], fmt),
-                        ha="center",
-                        va="center",
-                        color=lo if matrix[i, j] > threshold else hi,
-                    )
-            axis.set(
-                xticks=np.arange(n_classes),
-                yticks=np.arange(n_classes),
-                xticklabels=labels,
-                yticklabels=labels,
-                xlabel="Predicted label",
-                ylabel="True label",
-                title=title,
+            # scikit-learn's display draws each panel.
+            panel = ConfusionMatrixDisplay(
+                matrix, display_labels=self.display_labels
+            ).plot(
+                include_values=bool(include_values),
+                cmap=cmap,
+                xticks_rotation=xticks_rotation,
+                values_format=(
+                    _default_format(matrix, compact=False)
+                    if values_format is None
+                    else values_format
+                ),
+                ax=axis,
+                colorbar=False,
+                im_kw=im_kw,
+                text_kw=text_kw,
             )
-            if colorbar:
-                fig.colorbar(im, ax=axis)
-            ims.append(im)
+            axis.set_title(title)
+            for text in [] if panel.text_ is None else panel.text_.flat:
+                text.set_in_layout(False)  # inside its cell
+            ims.append(panel.im_)
+            texts.append(panel.text_)
+        self.colorbar_ = fig.colorbar(ims[1], ax=list(axes)) if colorbar else None
+        if include_values:
+            if not _COLOR_KEYS & text_kw.keys():
+                self._recolor(ims, texts)
+            texts = self._fit_values(
+                fig, axes, texts, (cm, pcm), include_values, values_format, text_kw
+            )
         self.figure_, self.axes_, self.ims_ = fig, np.asarray(axes), ims
+        self.texts_ = texts if texts[0] is not None else None
+        self.ax_, self.im_, self.text_ = axes[1], ims[1], texts[1]
         return self
+
+    @staticmethod
+    def _recolor(ims, texts):
+        """Contrast each value with its cell on the shared colour scale."""
+        for im, panel_texts in zip(ims, texts, strict=True):
+            low, high = im.cmap(0.0), im.cmap(1.0)
+            values = im.get_array()
+            shade = np.asarray(im.norm(values))
+            for (i, j), text in np.ndenumerate(panel_texts):
+                text.set_color(high if shade[i, j] < 0.5 else low)
+
+    @staticmethod
+    def _fit_values(fig, axes, texts, matrices, include_values, values_format, text_kw):
+        """Shrink the values to their cells, round them, or leave them out.
+
+        Returns the texts of both panels, ``[None, None]`` if left out.
+        """
+        if _FONTSIZE_KEYS & text_kw.keys():
+            return texts  # the user chose the size
+        # Settle the layout and the cell sizes without drawing every value.
+        engine = fig.get_layout_engine()
+        if engine is not None:
+            engine.execute(fig)
+        for axis in axes:
+            axis.apply_aspect()
+        size = texts[0].flat[0].get_fontsize()
+
+        def fitted_size():
+            scale = min(
+                _font_scale(axis, panel)
+                for axis, panel in zip(axes, texts, strict=True)
+            )
+            return min(size, size * scale)
+
+        new_size = fitted_size()
+        if include_values == "auto" and new_size < _MIN_FONTSIZE:
+            if values_format is None:  # round one digit more
+                for matrix, panel in zip(matrices, texts, strict=True):
+                    fmt = _default_format(matrix, compact=True)
+                    for (i, j), text in np.ndenumerate(panel):
+                        text.set_text(format(matrix[i, j], fmt))
+                new_size = fitted_size()
+            if new_size < _MIN_FONTSIZE:
+                for panel in texts:
+                    for text in panel.flat:
+                        text.remove()
+                return [None, None]
+        for panel in texts:
+            for text in panel.flat:
+                text.set_fontsize(new_size)
+        return texts
 
     @classmethod
     @validate_params(
