@@ -170,7 +170,7 @@ def _mean_over_rectangle(fun, r1=(0.0, 0.5), r2=(0.25, 0.5)):
 
 
 def inflation(rho1, rho2, m=M):
-    """Var(dbar) / (E[sum h_j^2] / (2m) / (2m)): (1 + rho1 + 2(m-1) rho2) / (1 - rho1)."""
+    """Var(dbar) / (E[sum h_j^2] / (2m)^2) = (1 + rho1 + 2(m-1) rho2) / (1 - rho1)."""
     return (1 + rho1 + 2 * (m - 1) * rho2) / (1 - rho1)
 
 
@@ -387,7 +387,7 @@ def cv_predictions(rng, setting, n):
 
 def counts_and_cells(y, splits, preds):
     ca, cb, cells = [], [], []
-    for test, (pa, pb) in zip(splits, preds):
+    for test, (pa, pb) in zip(splits, preds, strict=False):
         yt = y[test]
         ca.append(_counts(yt, pa))
         cb.append(_counts(yt, pb))
@@ -408,7 +408,7 @@ def dominance(rng, y, splits, preds, fraction=None):
     """
     n = y.size
     wrong = np.zeros((M, n), bool)  # A wrong on item i in repetition j
-    for s, (test, (pa, _)) in enumerate(zip(splits, preds)):
+    for s, (test, (pa, _)) in enumerate(zip(splits, preds, strict=False)):
         wrong[s // 2, test] = pa != y[test]
     err_items = rng.permutation(np.flatnonzero(wrong.any(axis=0)))
     if fraction is None:
@@ -425,7 +425,8 @@ def dominance(rng, y, splits, preds, fraction=None):
     if max(pvals) >= 0.001:
         return None
     new_preds = [
-        (pa, np.where(fix[test], y[test], pa)) for test, (pa, _) in zip(splits, preds)
+        (pa, np.where(fix[test], y[test], pa))
+        for test, (pa, _) in zip(splits, preds, strict=False)
     ]
     return new_preds, fixed.size
 
@@ -435,7 +436,10 @@ def run_rep(setting, rep):
     rng = np.random.default_rng(np.random.SeedSequence([BASE_SEED, key, rep]))
     y, splits, preds = cv_predictions(rng, setting, setting["n"])
     out = all_rules(*counts_and_cells(y, splits, preds), rng)
-    if setting["kind"] in ("views", "cviews"):  # dominance and identity from A's own predictions
+    if setting["kind"] in (
+        "views",
+        "cviews",
+    ):  # dominance and identity from A's own predictions
         for label, frac in (("dom_min", None), ("dom_25", 0.25)):
             dom = dominance(rng, y, splits, preds, frac)
             if dom is not None:
@@ -488,7 +492,9 @@ def calibrate(learner, prev, n, cache):
         i = np.flatnonzero(mono < TARGET_GAIN)[0]
         w = (mono[i - 1] - TARGET_GAIN) / (mono[i - 1] - mono[i])
         sigma_b = float(grid[i - 1] + w * (grid[i] - grid[i - 1]))
-    check = _expected_gain(learner, prev, n, [sigma_b], 60, zlib.crc32(key.encode()) + 1)
+    check = _expected_gain(
+        learner, prev, n, [sigma_b], 60, zlib.crc32(key.encode()) + 1
+    )
     cache[key] = {
         "sigma_b": sigma_b,
         "grid_gain": [float(x) for x in g],
@@ -541,7 +547,9 @@ def settings_corr(ns, cache, calibrate_power=True):
         for prev in (0.5, 0.1):
             for learner in ("logreg", "tree", "5nn"):
                 out.append(
-                    dict(kind="cviews", learner=learner, prev=prev, n=n, sigma_b=SIGMA_A)
+                    dict(
+                        kind="cviews", learner=learner, prev=prev, n=n, sigma_b=SIGMA_A
+                    )
                 )
             for learner in ("logreg", "tree", "5nn"):
                 s = dict(kind="cpower", learner=learner, prev=prev, n=n)
@@ -664,7 +672,11 @@ def collect(cache, s, reps):
     keys = set().union(*chunks)
     return {
         k: np.array(
-            [np.nan if v is None else v for c in chunks for v in c.get(k, [None] * CHUNK)],
+            [
+                np.nan if v is None else v
+                for c in chunks
+                for v in c.get(k, [None] * CHUNK)
+            ],
             float,
         )
         for k in keys
@@ -717,7 +729,10 @@ def print_tables(settings_list, cache, reps, rules=None):
                 row += _cell(rate, se)
             print(row)
         if kinds == NULL_KINDS:
-            print(f"{'max over settings':<33}" + "".join(f"{worst[r]:>15.3f}" for r in rules))
+            print(
+                f"{'max over settings':<33}"
+                + "".join(f"{worst[r]:>15.3f}" for r in rules)
+            )
     print("\nPower averaged over the settings of each kind and n (s.e.)")
     for kind in POWER_KINDS:
         for n in sorted({s["n"] for s in settings_list if s["kind"] == kind}):
@@ -757,7 +772,10 @@ def print_tables(settings_list, cache, reps, rules=None):
                 overall[r] = min(overall[r], p.min())
                 row += f"{p.min():>6.3f}/{np.mean(p >= 0.99):.3f}  "
             print(row)
-        print(f"{'min over settings':<33}" + "".join(f"{overall[r]:>15.4f}" for r in rules))
+        print(
+            f"{'min over settings':<33}"
+            + "".join(f"{overall[r]:>15.4f}" for r in rules)
+        )
     print("\nIdentical models (B = A): max |P(H1) - 0.5| over all reps")
     dev = {r: 0.0 for r in rules}
     for s in settings_list:
@@ -765,15 +783,21 @@ def print_tables(settings_list, cache, reps, rules=None):
         if res:
             for r in rules:
                 if f"same:{r}" in res:
-                    dev[r] = max(dev[r], float(np.nanmax(np.abs(res[f"same:{r}"] - 0.5))))
+                    dev[r] = max(
+                        dev[r], float(np.nanmax(np.abs(res[f"same:{r}"] - 0.5)))
+                    )
     print("".join(f"{r}: {v:.2e}  " for r, v in dev.items()))
-    print("\nAccuracy (metric='accuracy'): rate of P(H1) >= 0.95 (s.e.); acc gain not calibrated")
+    print(
+        "\nAccuracy (metric='accuracy'): rate of P(H1) >= 0.95 (s.e.); "
+        "acc gain not calibrated"
+    )
     print(f"{'setting':<28}" + "".join(f"{r:>15}" for r in ACC_RULES))
     for s in settings_list:
         res = results[s["name"]]
         if res is None:
             continue
-        row = f"{s['kind'] + ' ' + s['learner'] + ' ' + str(s['prev']) + ' ' + str(s['n']):<28}"
+        name = f"{s['kind']} {s['learner']} {s['prev']} {s['n']}"
+        row = f"{name:<28}"
         for r in ACC_RULES:
             row += _cell(*_rate(res[f"acc:{r}"])[:2])
         print(row)
@@ -810,7 +834,15 @@ def main():
         slist += settings_corr((200, 600), cache)
     if not args.no_run:
         if args.extra:
-            run_extra([s for s in slist if "cviews" not in s["name"] and "cpower" not in s["name"]], reps, cache)
+            run_extra(
+                [
+                    s
+                    for s in slist
+                    if "cviews" not in s["name"] and "cpower" not in s["name"]
+                ],
+                reps,
+                cache,
+            )
         else:
             run(slist, reps, cache)
     print(f"K_avg = {K_AVG:.4f}; CPU {time.process_time() - t0:.0f} s this run")

@@ -14,11 +14,11 @@ The data: 100 samples of three imbalanced classes (50, 30, 20). The printout
 shows that each block holds 25 samples and each class's count differs by at
 most 1 between blocks.
 
-Run: python examples/plot_block_regularized_cv.py [figure.png]
+Run: python examples/plot_block_regularized_cv.py [figure.png] (with a path, the
+figure is written there; without one, it is shown).
 """
 
 import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -26,11 +26,9 @@ from sklearn_faithful import BlockRegularized3x2CV
 
 
 def main(argv):
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
 
     y = np.repeat([0, 1, 2], [50, 30, 20])
     X = np.zeros((y.shape[0], 1))
@@ -86,10 +84,21 @@ def main(argv):
         xlim=[0, y.shape[0]],
         title="BlockRegularized3x2CV: six splits from four blocks",
     )
-    path = Path(argv[0]) if argv else Path(__file__).with_suffix(".png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    print(f"figure written to {path}")
+    ax.legend(
+        handles=[
+            Patch(color="tab:blue", label="training set"),
+            Patch(color="tab:orange", label="test set"),
+        ],
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        frameon=False,
+    )
+    if argv:
+        fig.savefig(argv[0], dpi=110)
+        plt.close(fig)
+        print(f"figure written to {argv[0]}")
+    else:
+        plt.show()
 
 
 if __name__ == "__main__":

@@ -28,11 +28,11 @@ effect ``(precision - FOR) d`` (0.006) underestimates the truth. The coverage
 example, which simulates the paper's own model, is where the correction
 works.
 
-Run: python examples/plot_model_based_metric_test.py [figure.png]
+Run: python examples/plot_model_based_metric_test.py [figure.png] (with a path,
+the figure is written there; without one, it is shown).
 """
 
 import sys
-from pathlib import Path
 
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer
@@ -97,36 +97,36 @@ def main(argv):
         f"{real_t.mean() - real_c.mean():.4f})"
     )
 
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     rows = [
-        ("naive: metric = ground truth", paper.effect, paper.ci_deterministic),
-        ("Goyal et al. (eq. 14)", paper.effect, paper.ci_model),
-        ("delta method, corrected", delta.corrected_effect, delta.ci_model),
+        ("naive:\nmetric = ground truth", paper.effect, paper.ci_deterministic),
+        ("Goyal et al.\n(eq. 14)", paper.effect, paper.ci_model),
+        ("delta method,\ncorrected effect", delta.corrected_effect, delta.ci_model),
     ]
-    fig, ax = plt.subplots(figsize=(6.5, 2.8))
-    for i, (label, centre, ci) in enumerate(rows):
+    fig, ax = plt.subplots(figsize=(6.5, 3.2), layout="constrained")
+    for i, (_, centre, ci) in enumerate(rows):
         ax.errorbar(
             centre,
             i,
             xerr=[[centre - ci.low], [ci.high - centre]],
             fmt="o",
             capsize=4,
+            color=f"C{i}",
         )
-        ax.text(ci.high + 0.002, i, label, va="center", fontsize=8)
-    ax.axvline(0, color="gray", linestyle=":")
+    ax.axvline(0, color="gray", linestyle=":", label="no difference")
     ax.axvline(truth, color="C3", linestyle="--", label="true difference")
-    ax.set_yticks([])
-    ax.set_ylim(-0.7, len(rows) - 0.3)
+    # the methods name the rows on the y-axis, so no label sits on the data
+    ax.set_yticks(range(len(rows)), [label for label, _, _ in rows], fontsize=8)
+    ax.set_ylim(len(rows) - 0.4, -0.6)
     ax.set_xlabel("toxic rate, T - C (95% intervals)")
-    ax.legend(loc="lower left", fontsize=8)
-    fig.tight_layout()
-    out = Path(argv[0]) if argv else Path("model_based_metric_test.png")
-    fig.savefig(out, dpi=120)
-    print(f"figure written to {out}")
+    fig.legend(loc="outside lower center", ncols=2, fontsize=8)
+    if argv:
+        fig.savefig(argv[0], dpi=120)
+        plt.close(fig)
+        print(f"figure written to {argv[0]}")
+    else:
+        plt.show()
     return paper, delta
 
 

@@ -12,11 +12,11 @@ and 70% accuracy (``sigma = sqrt(p (1 - p))``) and the worst case 0.5. It
 prints the items needed for a 1-point drop under each, which shows what
 assuming the worst case costs.
 
-Run: python examples/plot_regression_gate.py [figure.png]
+Run: python examples/plot_regression_gate.py [figure.png] (with a path, the
+figure is written there; without one, it is shown).
 """
 
 import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -49,12 +49,9 @@ def main(argv):
         "needed at 90% accuracy"
     )
 
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6, 4.2))
+    fig, ax = plt.subplots(figsize=(6, 4.2), layout="constrained")
     for name, sigma in SIGMAS.items():
         ax.plot(
             n,
@@ -68,10 +65,12 @@ def main(argv):
     ax.set_ylabel("minimum detectable drop, theta")
     ax.set_title(f"alpha = {ALPHA}, power = {1 - BETA:.0%}")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    out = Path(argv[0]) if argv else Path("regression_gate.png")
-    fig.savefig(out, dpi=120)
-    print(f"figure written to {out}")
+    if argv:
+        fig.savefig(argv[0], dpi=120)
+        plt.close(fig)
+        print(f"figure written to {argv[0]}")
+    else:
+        plt.show()
     return needed
 
 

@@ -162,7 +162,15 @@ class BayesTestResult(_DecidesMixin):
         )
 
     def summary(self):
-        """A one-paragraph plain-text account of the test."""
+        """Describe the test in one plain-text paragraph.
+
+        Returns
+        -------
+        text : str
+            Both models' means and credible intervals, ``P(H0)`` and
+            ``P(H1)``, the decision at 0.95 beside the paper's rule, and the
+            rope's probabilities when a rope is set.
+        """
         level = f"{100 * self.confidence_level:g}%"
         text = (
             f"{self.metric}: A {self.mean_a:.4f} {_interval_text(self.interval_a)}, "

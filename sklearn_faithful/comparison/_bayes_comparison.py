@@ -24,6 +24,7 @@ from ..utils._compat import (
 from ..utils._random import _generator
 from ..utils._validation import (
     CONFIDENCE_LEVEL,
+    N_JOBS,
     POS_LABEL,
     _check_y_true,
     _resolve_pos_label,
@@ -252,7 +253,7 @@ class BayesModelComparison(BaseEstimator):
         "rope": [Interval(Real, 0, 1, closed="left")],
         "confidence_level": CONFIDENCE_LEVEL,
         "n_draws": [Interval(Integral, 1000, None, closed="left")],
-        "n_jobs": [Integral, None],
+        "n_jobs": N_JOBS,
         "random_state": ["random_state"],
         "verbose": ["verbose"],
     }

@@ -165,7 +165,15 @@ class ModelBasedTestResult:
         return ConfidenceInterval(self.statistic - half, self.statistic + half)
 
     def summary(self):
-        """A plain-text account of the test."""
+        """Describe the test in plain text.
+
+        Returns
+        -------
+        text : str
+            The observed rates and effect, both intervals and p-values, and a
+            warning where the model-based interval is narrower than the naive
+            one.
+        """
         level = f"{100 * self.confidence_level:g}%"
         d, m = self.ci_deterministic, self.ci_model
         name = {

@@ -169,7 +169,15 @@ class PairedBayesTestResult(_DecidesMixin):
         return CredibleInterval(*map(float, self.posterior.interval(confidence_level)))
 
     def summary(self):
-        """A one-paragraph plain-text account of the test."""
+        """Describe the test in one plain-text paragraph.
+
+        Returns
+        -------
+        text : str
+            Both means, the difference B - A with its credible interval,
+            ``P(H0)`` and ``P(H1)``, the decision at 0.95, and the rope's
+            probabilities when a rope is set.
+        """
         level = f"{100 * self.confidence_level:g}%"
         text = (
             f"{self.metric} (paired): A {self.mean_a:.4f}, B {self.mean_b:.4f}; "

@@ -152,11 +152,28 @@ class _BetaTransformPosterior:
 
     # --- scipy's frozen-distribution interface --------------------------------
     def support(self):
-        """Return the support, ``(0.0, 1.0)``."""
+        """Return the support of the posterior.
+
+        Returns
+        -------
+        low, high : float
+            ``(0.0, 1.0)``: every metric here lies in [0, 1].
+        """
         return 0.0, 1.0
 
     def logpdf(self, x):
-        """Log of the probability density at ``x``."""
+        """Log of the probability density at ``x``.
+
+        Parameters
+        ----------
+        x : float or array-like of float
+            Values of the metric.
+
+        Returns
+        -------
+        logpdf : float or ndarray
+            ``-inf`` outside (0, 1); an array when ``x`` is one.
+        """
         x = np.asarray(x, dtype=np.float64)
         inside = (x > 0) & (x < 1)
         w = self._h(np.where(inside, x, 0.5))
@@ -174,35 +191,100 @@ class _BetaTransformPosterior:
         return out[()] if out.ndim == 0 else out
 
     def pdf(self, x):
-        """Probability density at ``x``."""
+        """Probability density at ``x``.
+
+        Parameters
+        ----------
+        x : float or array-like of float
+            Values of the metric.
+
+        Returns
+        -------
+        pdf : float or ndarray
+            Zero outside (0, 1); an array when ``x`` is one.
+        """
         return np.exp(self.logpdf(x))
 
     def cdf(self, x):
-        """Posterior probability that the metric is at most ``x``."""
+        """Posterior probability that the metric is at most ``x``.
+
+        Parameters
+        ----------
+        x : float or array-like of float
+            Values of the metric.
+
+        Returns
+        -------
+        cdf : float or ndarray
+            An array when ``x`` is one.
+        """
         x = np.clip(np.asarray(x, dtype=np.float64), 0.0, 1.0)
         out = _betainc(self._alpha, self._beta, self._h(x))
         return out[()] if out.ndim == 0 else out
 
     def sf(self, x):
-        """Posterior probability that the metric exceeds ``x``."""
+        """Posterior probability that the metric exceeds ``x``.
+
+        Computed from the upper tail, so it stays accurate where
+        ``1 - cdf(x)`` would round to 0.
+
+        Parameters
+        ----------
+        x : float or array-like of float
+            Values of the metric.
+
+        Returns
+        -------
+        sf : float or ndarray
+            An array when ``x`` is one.
+        """
         x = np.clip(np.asarray(x, dtype=np.float64), 0.0, 1.0)
         out = _betainc(self._beta, self._alpha, self._complement_h(x))
         return out[()] if out.ndim == 0 else out
 
     def ppf(self, q):
-        """Quantile function, the inverse of :meth:`cdf`."""
+        """Quantile function, the inverse of :meth:`cdf`.
+
+        Parameters
+        ----------
+        q : float or array-like of float
+            Probabilities, in [0, 1].
+
+        Returns
+        -------
+        ppf : float or ndarray
+            The metric values below which the posterior puts ``q``; an array
+            when ``q`` is one.
+        """
         q = np.asarray(q, dtype=np.float64)
         out = self._g(_betaincinv(self._alpha, self._beta, q))
         return out[()] if out.ndim == 0 else out
 
     def isf(self, q):
-        """Inverse of :meth:`sf`, accurate for small upper-tail probabilities."""
+        """Inverse of :meth:`sf`, accurate for small upper-tail probabilities.
+
+        Parameters
+        ----------
+        q : float or array-like of float
+            Probabilities, in [0, 1].
+
+        Returns
+        -------
+        isf : float or ndarray
+            The metric values above which the posterior puts ``q``; an array
+            when ``q`` is one.
+        """
         q = np.asarray(q, dtype=np.float64)
         out = self._g_of_complement(_betaincinv(self._beta, self._alpha, q))
         return out[()] if out.ndim == 0 else out
 
     def median(self):
-        """Posterior median."""
+        """Posterior median.
+
+        Returns
+        -------
+        median : float
+        """
         return float(self.ppf(0.5))
 
     @validate_params(
@@ -239,6 +321,7 @@ class _BetaTransformPosterior:
         Returns
         -------
         samples : float or ndarray
+            A float when ``size`` is None, else an array of shape ``size``.
         """
         rng = _generator(random_state)
         return self._g(rng.beta(self._alpha, self._beta, size=size))
@@ -268,16 +351,33 @@ class _BetaTransformPosterior:
         return float(np.dot(_Z_WEIGHTS, func(self._quadrature_points)))
 
     def mean(self):
-        """Posterior mean."""
+        """Posterior mean.
+
+        Returns
+        -------
+        mean : float
+            Computed by quadrature (see :meth:`expect`).
+        """
         return self.expect(lambda x: x)
 
     def var(self):
-        """Posterior variance."""
+        """Posterior variance.
+
+        Returns
+        -------
+        var : float
+            Computed by quadrature (see :meth:`expect`).
+        """
         mean = self.mean()
         return self.expect(lambda x: (x - mean) ** 2)
 
     def std(self):
-        """Posterior standard deviation."""
+        """Posterior standard deviation.
+
+        Returns
+        -------
+        std : float
+        """
         return float(np.sqrt(self.var()))
 
     def _spread(self):
@@ -332,19 +432,33 @@ class BetaPosterior(_BetaTransformPosterior):
         return f"BetaPosterior(a={self.a!r}, b={self.b!r}, metric={self.metric!r})"
 
     def mean(self):
-        """Posterior mean, ``a / (a + b)``."""
+        """Posterior mean, ``a / (a + b)``.
+
+        Returns
+        -------
+        mean : float
+        """
         return self.a / (self.a + self.b)
 
     def var(self):
-        """Posterior variance, ``a b / ((a + b)^2 (a + b + 1))``."""
+        """Posterior variance, ``a b / ((a + b)^2 (a + b + 1))``.
+
+        Returns
+        -------
+        var : float
+        """
         s = self.a + self.b
         return self.a * self.b / (s * s * (s + 1.0))
 
     def mode(self):
         """Posterior mode; equals the point estimate when ``lambda = 1`` (eqs. 5-6).
 
-        Returns 0 or 1 where the density is unbounded at that end, and NaN when
-        it is flat (``a = b = 1``) or unbounded at both ends.
+        Returns
+        -------
+        mode : float
+            ``(a - 1) / (a + b - 2)``; 0 or 1 where the density is unbounded at
+            that end, and NaN when it is flat (``a = b = 1``) or unbounded at
+            both ends.
         """
         a, b = self.a, self.b
         if a > 1 and b > 1:
@@ -427,8 +541,13 @@ class F1Posterior(_BetaTransformPosterior):
         (2 TP_e + FP_e + FN_e)``, though it approaches it as counts grow. It
         is the root in (0, 1) of ``2 t^2 - (5 - a - 2 b) t - 2 (b - 1) = 0``,
         where the derivative of the log density vanishes, computed without
-        cancellation. Returns 0 where the density is unbounded at 0
-        (``b < 1``) and 1 where it is unbounded at 1 (``a < 1``).
+        cancellation.
+
+        Returns
+        -------
+        mode : float
+            0 where the density is unbounded at 0 (``b < 1``), 1 where it is
+            unbounded at 1 (``a < 1``), NaN where it is unbounded at both.
         """
         a, b = self.a, self.b
         if b < 1:
@@ -489,7 +608,20 @@ class MacroPosterior:
 
     @validate_params(_RVS_CONSTRAINTS, prefer_skip_nested_validation=True)
     def rvs(self, size=None, random_state=None):
-        """Draw the macro average: one draw from each class, averaged."""
+        """Draw the macro average: one draw from each class, averaged.
+
+        Parameters
+        ----------
+        size : int or tuple of ints, default=None
+            Output shape; None draws one value.
+        random_state : int, RandomState instance, Generator or None, default=None
+            Seed of the draws; the global random state is never touched.
+
+        Returns
+        -------
+        samples : float or ndarray
+            A float when ``size`` is None, else an array of shape ``size``.
+        """
         rng = _generator(random_state)
         n = 1 if size is None else int(np.prod(size))
         draws = np.zeros(n)
@@ -503,32 +635,89 @@ class MacroPosterior:
         return np.sort(self.rvs(self.n_draws, random_state=self.random_state))
 
     def mean(self):
-        """Posterior mean, the mean of the per-class means (exact)."""
+        """Posterior mean, the mean of the per-class means (exact).
+
+        Returns
+        -------
+        mean : float
+        """
         return float(np.mean([post.mean() for post in self.components]))
 
     def mode(self):
-        """NaN: the macro average has no closed-form mode."""
+        """Posterior mode, which is not computed.
+
+        Returns
+        -------
+        mode : float
+            NaN: the macro average has no closed-form mode.
+        """
         return float("nan")
 
     def ppf(self, q):
-        """Monte-Carlo quantiles."""
+        """Quantile function, from the Monte-Carlo draws.
+
+        Parameters
+        ----------
+        q : float or array-like of float
+            Probabilities, in [0, 1].
+
+        Returns
+        -------
+        ppf : float or ndarray
+            Quantiles of the ``n_draws`` draws; an array when ``q`` is one.
+        """
         return np.quantile(self._draws, q)
 
     def cdf(self, x):
-        """Monte-Carlo cdf."""
+        """Posterior probability that the metric is at most ``x``, from the draws.
+
+        Parameters
+        ----------
+        x : float or array-like of float
+            Values of the metric.
+
+        Returns
+        -------
+        cdf : float or ndarray
+            Share of the ``n_draws`` draws at or below ``x``; an array when
+            ``x`` is one.
+        """
         return np.searchsorted(self._draws, x, side="right") / self._draws.size
 
     @validate_params(
         {"confidence": CONFIDENCE_LEVEL}, prefer_skip_nested_validation=True
     )
     def interval(self, confidence):
-        """Equal-tailed credible interval from the draws."""
+        """Equal-tailed credible interval with probability ``confidence``.
+
+        Parameters
+        ----------
+        confidence : float
+            Probability mass inside the interval, in (0, 1).
+
+        Returns
+        -------
+        low, high : float
+            The ``(1 - confidence) / 2`` and ``(1 + confidence) / 2``
+            quantiles of the draws.
+        """
         tail = (1.0 - confidence) / 2
         low, high = self.ppf([tail, 1.0 - tail])
         return float(low), float(high)
 
     def pdf(self, x):
-        """Kernel density estimate from 20,000 of the draws (for plots)."""
+        """Probability density at ``x``, for plots.
+
+        Parameters
+        ----------
+        x : float or array-like of float
+            Values of the metric.
+
+        Returns
+        -------
+        pdf : ndarray
+            A Gaussian kernel density estimate from 20,000 of the draws.
+        """
         return self._kde(x)
 
     @cached_property

@@ -229,8 +229,11 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
 
     @property
     def n_blocks(self):
-        """Number of blocks, ``2**q`` with ``q`` the smallest such that
-        ``2**q - 1 >= n_repetitions``."""
+        """Number of blocks.
+
+        It is ``2**q`` with ``q`` the smallest integer such that
+        ``2**q - 1 >= n_repetitions``.
+        """
         return 1 << int(np.ceil(np.log2(self.n_repetitions + 1)))
 
     def _halves(self):
@@ -258,7 +261,7 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
 
     @_validate_method(_SPLIT_DATA)
     def get_blocks(self, X, y=None, groups=None):
-        """Return the block of each sample, ``0 .. n_blocks - 1``.
+        """Return the block of each sample, from 0 to ``n_blocks - 1``.
 
         Parameters
         ----------

@@ -12,16 +12,26 @@ resample. Resamples are processed in chunks whose size is set by a memory
 budget, so extra memory stays bounded whatever the number of classes or
 resamples. Each metric here returns exactly what scikit-learn's (or our) metric
 returns on the same data; the tests check that identity.
+
+Resamples are drawn in fixed blocks of :data:`RESAMPLE_BLOCK`, each from its
+own random stream (a child of one ``SeedSequence`` drawn from
+``random_state``), so that jobs can share the blocks out among themselves and
+the result is the same whatever ``n_jobs`` (:func:`run_resamples`).
 """
 
 import functools
+import sys
+import time
 
 import numpy as np
+from joblib import effective_n_jobs
 from scipy import sparse
 from sklearn import metrics as skm
+from sklearn.utils.parallel import delayed
 
 from ..metrics import _confidence as conf
 from ..metrics._prf import _precision_recall_fscore, _zero_division_value
+from ..utils._compat import parallel_as_completed
 
 # metric function -> (kind, which, default beta)
 _KNOWN = {
@@ -114,6 +124,12 @@ def _rows_per_chunk(width):
     return max(1, _CHUNK_BYTES // (8 * max(int(width), 1)))
 
 
+# Sparse features at most this many bytes dense are made dense: the product of
+# a block of draws with a small dense matrix costs far less than with a sparse
+# one (label cells and kappa's agreement cells are a few dozen units).
+_DENSE_BYTES = 2**20
+
+
 def _chunks(total, rows):
     """Sizes of successive chunks of at most ``rows`` that add up to ``total``."""
     full, rest = divmod(total, rows)
@@ -200,10 +216,18 @@ class Resampler:
         resampling the items gives (equal in distribution). None: every unit
         is one item, drawn by index with the same random stream as a loop over
         ``rng.integers(0, n, n)`` (identical for the same seed).
+
+    ``bootstrap`` and ``permute`` draw the resamples of one block from the
+    block's generator; :func:`run_resamples` runs the blocks.
     """
 
     def __init__(self, features, counts=None):
-        self.features = features
+        self.features = [
+            f.toarray()
+            if sparse.issparse(f) and 8 * f.shape[0] * f.shape[1] <= _DENSE_BYTES
+            else f
+            for f in features
+        ]
         self.counts = counts
         self.n_units = features[0].shape[0]
         self.n = self.n_units if counts is None else int(counts.sum())
@@ -232,6 +256,14 @@ class Resampler:
             draws = self._draws(rng, c).astype(np.float64)
             yield [np.asarray(draws @ f) for f in self.features]
 
+    @functools.cached_property
+    def _permutation_parts(self):
+        """The totals, the change of a swap and the cells a swap changes."""
+        fa, fb = self.features
+        delta = fb - fa  # swapping a unit moves delta from B's sums to A's
+        changes = np.asarray(abs(delta).sum(axis=1)).ravel()
+        return self.totals(), delta, np.flatnonzero(changes > 0)
+
     def permute(self, rng, n_resamples):
         """Yield the sums of two systems whose outputs are swapped unit by unit.
 
@@ -239,11 +271,7 @@ class Resampler:
         the number of swapped items of each cell is binomial; cells where the
         two systems agree are left alone, as swapping them changes nothing.
         """
-        fa, fb = self.features
-        base_a, base_b = self.totals()
-        delta = fb - fa  # swapping a unit moves delta from B's sums to A's
-        if self.counts is not None:
-            movable = np.flatnonzero(abs(delta).sum(axis=1).A1 > 0)
+        (base_a, base_b), delta, movable = self._permutation_parts
         for c in _chunks(n_resamples, self._rows()):
             if self.counts is None:
                 swaps = (rng.random((c, self.n)) < 0.5).astype(np.float64)
@@ -282,3 +310,96 @@ def label_resampler(y_true, y_preds, weight=None):
         codes, counts = label_cells(codes, k)
     features = [label_features(codes[0], c, k, weight) for c in codes[1:]]
     return Resampler(features, counts), classes
+
+
+# Resamples per random stream. Fixed, so that the resamples do not depend on
+# how the blocks are shared among jobs; changing it changes every result.
+RESAMPLE_BLOCK = 256
+
+
+def block_seeds(rng, n_resamples):
+    """``(SeedSequence, size)`` of each block of ``n_resamples``, drawn from ``rng``.
+
+    One root entropy is drawn from ``rng`` (which advances it, so a Generator
+    passed twice gives new resamples), and block ``j`` draws from its child
+    ``j``, whichever job runs it.
+    """
+    root = np.random.SeedSequence(rng.integers(2**63, size=2).tolist())
+    sizes = _chunks(n_resamples, RESAMPLE_BLOCK)
+    return list(zip(root.spawn(len(sizes)), sizes, strict=True))
+
+
+def _run_blocks(draw, blocks):
+    """``draw(rng, size)`` on each block, each with its own generator."""
+    return [draw(np.random.default_rng(seed), size) for seed, size in blocks]
+
+
+class _Progress:
+    """Resamples done out of the total and the time so far, as lines on stderr.
+
+    ``verbose=1`` prints a line at most every second and the last one; 2 or
+    more prints one per task (a block when ``n_jobs=1``).
+    """
+
+    def __init__(self, name, what, total, verbose):
+        self.name, self.what, self.total, self.verbose = name, what, total, verbose
+        self.done = 0
+        self.start = self.last = time.perf_counter()
+
+    def update(self, count):
+        self.done += count
+        now = time.perf_counter()
+        final = self.done >= self.total
+        if self.verbose > 0 and (final or self.verbose > 1 or now - self.last >= 1):
+            self.last = now
+            print(
+                f"[{self.name}] {self.done}/{self.total} {self.what}, "
+                f"{now - self.start:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
+def run_resamples(
+    draw, rng, n_resamples, *, n_jobs=None, verbose=0, name="", what="resamples"
+):
+    """The values of ``n_resamples`` resamples, in blocks shared among ``n_jobs``.
+
+    ``draw(rng, size)`` returns the values of ``size`` resamples drawn from
+    ``rng``; it must be picklable for process-based jobs (a module-level
+    function, or a ``functools.partial`` of one). Each block has its own
+    generator (:func:`block_seeds`) and the values are put together in block
+    order, so the result is identical for every ``n_jobs`` and backend. Each
+    job holds the working memory of one chunk (:class:`Resampler`) at a time.
+    ``n_jobs=None`` means 1 unless in a :func:`joblib.parallel_config`
+    context; ``verbose`` prints progress on stderr (:class:`_Progress`), and
+    from 2 joblib's own messages too.
+    """
+    blocks = block_seeds(rng, n_resamples)
+    n_workers = effective_n_jobs(n_jobs)
+    # one task per block in one job; a few tasks per job otherwise, for load
+    # balance and the progress display
+    n_tasks = len(blocks) if n_workers == 1 else min(len(blocks), 4 * n_workers)
+    bounds = np.linspace(0, len(blocks), n_tasks + 1).round().astype(int)
+    groups = [blocks[i:j] for i, j in zip(bounds[:-1], bounds[1:], strict=True)]
+    if verbose > 0:
+        print(
+            f"[{name}] {n_resamples} {what} in {len(blocks)} blocks of at most "
+            f"{RESAMPLE_BLOCK}, on {n_workers} job{'s' * (n_workers > 1)}",
+            file=sys.stderr,
+            flush=True,
+        )
+    progress = _Progress(name, what, n_resamples, verbose)
+    if n_workers == 1:
+        results = (_run_blocks(draw, group) for group in groups)
+    else:
+        results = parallel_as_completed(
+            (delayed(_run_blocks)(draw, group) for group in groups),
+            n_jobs=n_jobs,
+            verbose=max(verbose - 1, 0),
+        )
+    values = []
+    for group, result in zip(groups, results, strict=True):
+        values.extend(result)
+        progress.update(sum(size for _, size in group))
+    return np.concatenate(values)

@@ -383,7 +383,20 @@ class AccuracyRegressionTest:
 
     @_validate_method({"sigma": _POSITIVE + [None], "theta": _POSITIVE + [None]})
     def plan(self, sigma=None, theta=None):
-        """Items per run needed to catch a drop of ``theta`` (closed form)."""
+        """Items per run needed to catch a drop of ``theta`` (closed form).
+
+        Parameters
+        ----------
+        sigma : float, default=None
+            Per-item standard deviation; None uses the gate's ``sigma``.
+        theta : float, default=None
+            Smallest drop to catch; None uses the gate's ``theta``.
+
+        Returns
+        -------
+        n : int
+            :func:`required_sample_size` at the gate's ``alpha`` and ``beta``.
+        """
         sigma = self.sigma if sigma is None else sigma
         theta = self.theta if theta is None else theta
         if sigma is None or theta is None:
@@ -489,7 +502,13 @@ class AccuracyRegressionTest:
 
     @validate_params({"path": [str, os.PathLike]}, prefer_skip_nested_validation=True)
     def save(self, path):
-        """Write the settings and the reference to a JSON file."""
+        """Write the settings and the reference to a JSON file.
+
+        Parameters
+        ----------
+        path : str or path-like
+            File to write; :meth:`load` reads it back.
+        """
         if not hasattr(self, "reference_mean_"):
             raise ValueError("nothing to save: call set_reference first.")
         data = dict(
@@ -512,7 +531,18 @@ class AccuracyRegressionTest:
     @classmethod
     @validate_params({"path": [str, os.PathLike]}, prefer_skip_nested_validation=True)
     def load(cls, path):
-        """Read a gate written by :meth:`save`."""
+        """Read a gate written by :meth:`save`.
+
+        Parameters
+        ----------
+        path : str or path-like
+            A file written by :meth:`save`.
+
+        Returns
+        -------
+        gate : AccuracyRegressionTest
+            The gate with its reference set, ready to :meth:`check`.
+        """
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
         gate = cls(

@@ -7,6 +7,8 @@ for approximate randomization; and the exact binomial test on the items where
 exactly one system is right.
 """
 
+import functools
+import types
 import warnings
 from dataclasses import dataclass, field
 from numbers import Integral
@@ -15,12 +17,13 @@ import numpy as np
 from scipy import sparse, stats
 from sklearn.metrics import cohen_kappa_score
 
-from ..utils._compat import Interval, StrOptions, scipy_bootstrap_rng, validate_params
+from ..utils._compat import Interval, StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._results import ConfidenceInterval
 from ..utils._validation import (
     ALTERNATIVE,
     CONFIDENCE_LEVEL,
+    N_JOBS,
     RANDOM_STATE,
     _check_sample_weight,
     _encode,
@@ -37,6 +40,7 @@ from ._fast_metrics import (
     label_resampler,
     metric_from_sums,
     resolve_metric,
+    run_resamples,
 )
 
 
@@ -147,6 +151,8 @@ _RESAMPLING_CONSTRAINTS = {
     "alternative": ALTERNATIVE,
     "fast": ["boolean"],
     "random_state": RANDOM_STATE,
+    "n_jobs": N_JOBS,
+    "verbose": ["verbose"],
 }
 _PAIRED_CONSTRAINTS = {
     "y_true": ["array-like"],
@@ -315,7 +321,7 @@ def _fast_resampler(y_true, y_preds, spec, kwargs, weight):
             return None
         resampler, classes = label_resampler(y_true, y_preds, weight)
         k, pos = classes.size, _pos_label_index(classes, spec["pos_label"])
-    return resampler, lambda sums: metric_from_sums(sums, spec, pos, k)
+    return resampler, functools.partial(metric_from_sums, spec=spec, pos_index=pos, k=k)
 
 
 def _check_label_predictions(func, preds, names):
@@ -342,6 +348,75 @@ def _call(func, kwargs, weight, idx, y_true, *y_preds):
     return func(*args, **kwargs, **extra)
 
 
+# The values of one block of resamples, drawn from the block's generator
+# (fast_metrics.run_resamples). Module-level, so that process-based jobs can
+# unpickle them; one system gives the metric, two give metric(B) - metric(A).
+
+
+def _fast_bootstrap_block(rng, size, *, resampler, metric_of):
+    out = []
+    for sums in resampler.bootstrap(rng, size):
+        values = [metric_of(s) for s in sums]
+        out.append(values[0] if len(values) == 1 else values[1] - values[0])
+    return np.concatenate(out)
+
+
+def _fast_permutation_block(rng, size, *, resampler, metric_of):
+    return np.concatenate(
+        [metric_of(b) - metric_of(a) for a, b in resampler.permute(rng, size)]
+    )
+
+
+def _generic_bootstrap_block(rng, size, *, func, kwargs, weight, y_true, y_preds):
+    n = y_true.shape[0]
+    out = np.empty(size)
+    for r in range(size):
+        idx = rng.integers(0, n, size=n)
+        values = [_call(func, kwargs, weight, idx, y_true, y) for y in y_preds]
+        out[r] = values[0] if len(values) == 1 else values[1] - values[0]
+    return out
+
+
+def _generic_permutation_block(rng, size, *, func, kwargs, weight, y_true, a, b):
+    n = y_true.shape[0]
+    out = np.empty(size)
+    for r in range(size):
+        swap = rng.random(n) < 0.5
+        mask = swap.reshape((-1,) + (1,) * (a.ndim - 1))
+        a_r, b_r = np.where(mask, b, a), np.where(mask, a, b)
+        # the weights stay with their items; only the outputs are swapped
+        out[r] = _call(func, kwargs, weight, None, y_true, b_r) - _call(
+            func, kwargs, weight, None, y_true, a_r
+        )
+    return out
+
+
+def _bootstrap_values(
+    y_true, y_preds, func, kwargs, spec, weight, rng, n_resamples, fast, run
+):
+    """The metric, or ``metric(B) - metric(A)``, on bootstrap resamples.
+
+    Returns the values and whether the fast path served them; ``run`` holds
+    the keywords of :func:`run_resamples` (``n_jobs``, ``verbose``, ...).
+    """
+    fast_path = _fast_resampler(y_true, y_preds, spec, kwargs, weight) if fast else None
+    if fast_path is not None:
+        resampler, metric_of = fast_path
+        draw = functools.partial(
+            _fast_bootstrap_block, resampler=resampler, metric_of=metric_of
+        )
+    else:
+        draw = functools.partial(
+            _generic_bootstrap_block,
+            func=func,
+            kwargs=kwargs,
+            weight=weight,
+            y_true=y_true,
+            y_preds=tuple(y_preds),
+        )
+    return run_resamples(draw, rng, n_resamples, **run), fast_path is not None
+
+
 @validate_params(
     {
         "y_true": ["array-like"],
@@ -364,6 +439,8 @@ def bootstrap_confidence_interval(
     alternative="two-sided",
     fast=True,
     random_state=None,
+    n_jobs=None,
+    verbose=0,
 ):
     """Bootstrap confidence interval of any scikit-learn-style metric.
 
@@ -388,8 +465,9 @@ def bootstrap_confidence_interval(
     confidence_level : float, default=0.95
         Level of the interval.
     method : {"percentile", "basic", "bca"}, default="percentile"
-        Interval type. ``"bca"`` runs :func:`scipy.stats.bootstrap` on the
-        metric, without the fast path.
+        Interval type. ``"bca"`` draws the resamples without the fast path
+        and lets :func:`scipy.stats.bootstrap` compute the BCa interval from
+        them (its jackknife calls the metric once per item, in one job).
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         ``"less"`` gives an upper bound ``(-inf, high)``, ``"greater"`` a
         lower bound ``(low, inf)``.
@@ -399,6 +477,17 @@ def bootstrap_confidence_interval(
         metrics). False always calls the metric once per resample.
     random_state : int, RandomState instance, Generator or None, default=None
         Seed of the resampling.
+    n_jobs : int, default=None
+        Number of jobs drawing the resamples in parallel, in blocks of 256
+        with a random stream each, so the result is the same for every
+        ``n_jobs``. None means 1 unless in a :func:`joblib.parallel_config`
+        context; -1 means all processors. Each job holds one chunk of
+        resamples in memory at a time, so the working memory grows with
+        ``n_jobs``, never with ``n_resamples`` beyond the result.
+    verbose : int, default=0
+        Progress on stderr: from 1, the resamples done, the total and the
+        time elapsed, at most once a second; from 2, a line per task and
+        joblib's messages.
 
     Returns
     -------
@@ -414,6 +503,11 @@ def bootstrap_confidence_interval(
     with the same random stream as the generic path and sums per-item
     contributions, so the two are **identical** for the same seed (up to
     floating-point summation order).
+
+    Resample ``b`` is drawn from the random stream of its block of 256,
+    spawned from one seed drawn from ``random_state``
+    (:class:`numpy.random.SeedSequence`); a job runs whole blocks, which is
+    why the result does not depend on ``n_jobs``.
 
     Examples
     --------
@@ -433,24 +527,28 @@ def bootstrap_confidence_interval(
     )
     statistic = float(_call(func, kwargs, weight, None, y_true, y_pred))
     rng = _generator(random_state)
+    run = dict(n_jobs=n_jobs, verbose=verbose, name="bootstrap_confidence_interval")
     if method == "bca":
         # resample item indices, so that probabilities (2-D) and weights
         # travel with their items; the jackknife of BCa works on them too
+        dist, _ = _bootstrap_values(
+            y_true, [y_pred], func, kwargs, spec, weight, rng, n_resamples, False, run
+        )
         with warnings.catch_warnings():
             # scipy's warnings about an undefined BCa are replaced by ours below
             warnings.simplefilter("ignore", RuntimeWarning)
             warnings.simplefilter("ignore", stats.DegenerateDataWarning)
+            # no new resamples: scipy computes the interval from ours
             res = stats.bootstrap(
                 (np.arange(y_true.shape[0]),),
                 lambda idx: _call(func, kwargs, weight, idx, y_true, y_pred),
                 vectorized=False,
-                n_resamples=n_resamples,
+                n_resamples=0,
+                bootstrap_result=types.SimpleNamespace(bootstrap_distribution=dist),
                 confidence_level=confidence_level,
                 method="BCa",
                 alternative=alternative,
-                **scipy_bootstrap_rng(rng),
             )
-        dist = np.asarray(res.bootstrap_distribution, dtype=float)
         n_nan = _warn_nan(dist)
         interval = ConfidenceInterval(*map(float, res.confidence_interval))
         if _warn_degenerate(dist):
@@ -477,20 +575,9 @@ def bootstrap_confidence_interval(
             False,
             dist,
         )
-    fast_path = (
-        _fast_resampler(y_true, [y_pred], spec, kwargs, weight) if fast else None
+    dist, used_fast = _bootstrap_values(
+        y_true, [y_pred], func, kwargs, spec, weight, rng, n_resamples, fast, run
     )
-    if fast_path is not None:
-        resampler, metric_of = fast_path
-        dist = np.concatenate(
-            [metric_of(sums) for (sums,) in resampler.bootstrap(rng, n_resamples)]
-        )
-    else:
-        dist = np.empty(n_resamples)
-        n = y_true.shape[0]
-        for b in range(n_resamples):
-            idx = rng.integers(0, n, size=n)
-            dist[b] = _call(func, kwargs, weight, idx, y_true, y_pred)
     n_nan = _warn_nan(dist)
     _warn_degenerate(dist)
     return BootstrapIntervalResult(
@@ -502,7 +589,7 @@ def bootstrap_confidence_interval(
         n_resamples=n_resamples,
         n_nan=n_nan,
         method=method,
-        fast_path=fast_path is not None,
+        fast_path=used_fast,
         bootstrap_distribution=dist,
     )
 
@@ -543,28 +630,6 @@ def _paired_setup(
     return y_true, a, b, func, kwargs, spec, weight, statistic
 
 
-def _paired_bootstrap_diffs(
-    y_true, a, b, func, kwargs, spec, weight, rng, n_resamples, fast
-):
-    """Bootstrap differences ``metric(B) - metric(A)``, both on each resample."""
-    fast_path = _fast_resampler(y_true, [a, b], spec, kwargs, weight) if fast else None
-    if fast_path is not None:
-        resampler, metric_of = fast_path
-        diffs = [
-            metric_of(sums_b) - metric_of(sums_a)
-            for sums_a, sums_b in resampler.bootstrap(rng, n_resamples)
-        ]
-        return np.concatenate(diffs), True
-    n = y_true.shape[0]
-    diffs = np.empty(n_resamples)
-    for r in range(n_resamples):
-        idx = rng.integers(0, n, size=n)
-        diffs[r] = _call(func, kwargs, weight, idx, y_true, b) - _call(
-            func, kwargs, weight, idx, y_true, a
-        )
-    return diffs, False
-
-
 @validate_params(_PAIRED_CONSTRAINTS, prefer_skip_nested_validation=False)
 def paired_bootstrap_test(
     y_true,
@@ -578,6 +643,8 @@ def paired_bootstrap_test(
     alternative="two-sided",
     fast=True,
     random_state=None,
+    n_jobs=None,
+    verbose=0,
 ):
     """Paired bootstrap test of ``metric(B) - metric(A)`` on the same test set.
 
@@ -590,7 +657,8 @@ def paired_bootstrap_test(
         True labels.
     y_pred_a, y_pred_b : array-like of shape (n_samples,) or (n_samples, n_classes)
         Predictions (or probabilities) of systems A and B on the same items.
-    metric, metric_kwargs, n_resamples, confidence_level, fast, random_state
+    metric, metric_kwargs, n_resamples, confidence_level, fast, random_state, \
+n_jobs, verbose
         As in :func:`bootstrap_confidence_interval`.
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         ``"greater"``: H1 is that B is better (the difference is positive).
@@ -623,8 +691,9 @@ def paired_bootstrap_test(
         alternative,
     )
     rng = _generator(random_state)
-    diffs, used_fast = _paired_bootstrap_diffs(
-        y_true, a, b, func, kwargs, spec, weight, rng, n_resamples, fast
+    run = dict(n_jobs=n_jobs, verbose=verbose, name="paired_bootstrap_test")
+    diffs, used_fast = _bootstrap_values(
+        y_true, [a, b], func, kwargs, spec, weight, rng, n_resamples, fast, run
     )
     _warn_nan(diffs, "difference")
     _warn_degenerate(diffs, "difference")
@@ -655,6 +724,8 @@ def paired_permutation_test(
     alternative="two-sided",
     fast=True,
     random_state=None,
+    n_jobs=None,
+    verbose=0,
 ):
     """Approximate randomization test of ``metric(B) - metric(A)``.
 
@@ -665,7 +736,7 @@ def paired_permutation_test(
     Parameters
     ----------
     y_true, y_pred_a, y_pred_b, metric, metric_kwargs, n_resamples, \
-confidence_level, alternative, fast, random_state
+confidence_level, alternative, fast, random_state, n_jobs, verbose
         As in :func:`paired_bootstrap_test`; ``n_resamples`` is the number of
         random permutations.
 
@@ -705,30 +776,36 @@ confidence_level, alternative, fast, random_state
         alternative,
     )
     rng = _generator(random_state)
-    null = None
+    name = "paired_permutation_test"
     fast_path = _fast_resampler(y_true, [a, b], spec, kwargs, weight) if fast else None
     if fast_path is not None:
         resampler, metric_of = fast_path
-        null = np.concatenate(
-            [
-                metric_of(sums_b) - metric_of(sums_a)
-                for sums_a, sums_b in resampler.permute(rng, n_resamples)
-            ]
+        draw = functools.partial(
+            _fast_permutation_block, resampler=resampler, metric_of=metric_of
         )
     else:
-        n = y_true.shape[0]
-        null = np.empty(n_resamples)
-        for r in range(n_resamples):
-            swap = rng.random(n) < 0.5
-            mask = swap.reshape((-1,) + (1,) * (a.ndim - 1))
-            a_r, b_r = np.where(mask, b, a), np.where(mask, a, b)
-            # the weights stay with their items; only the outputs are swapped
-            null[r] = _call(func, kwargs, weight, None, y_true, b_r) - _call(
-                func, kwargs, weight, None, y_true, a_r
-            )
+        draw = functools.partial(
+            _generic_permutation_block,
+            func=func,
+            kwargs=kwargs,
+            weight=weight,
+            y_true=y_true,
+            a=a,
+            b=b,
+        )
+    null = run_resamples(
+        draw,
+        rng,
+        n_resamples,
+        n_jobs=n_jobs,
+        verbose=verbose,
+        name=name,
+        what="permutations",
+    )
     _warn_nan(null, "difference")
-    diffs, _ = _paired_bootstrap_diffs(
-        y_true, a, b, func, kwargs, spec, weight, rng, n_resamples, fast
+    run = dict(n_jobs=n_jobs, verbose=verbose, name=name, what="bootstrap resamples")
+    diffs, _ = _bootstrap_values(
+        y_true, [a, b], func, kwargs, spec, weight, rng, n_resamples, fast, run
     )
     return PairedTestResult(
         statistic=statistic,
@@ -844,13 +921,16 @@ def _kappa_resampler(y1, y2, weights):
     data = np.column_stack([np.ones(n_cells), np.ones(n_cells), w[c1, c2]]).ravel()
     features = sparse.csr_matrix((data, (rows, cols)), shape=(n_cells, 2 * k + 1))
 
-    def kappa(sums):
-        row, col, observed = sums[:, :k], sums[:, k : 2 * k], sums[:, 2 * k]
-        expected = ((row @ w) * col).sum(axis=1) / row.sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return 1.0 - observed / expected
-
+    kappa = functools.partial(_kappa_from_sums, w=w, k=k)
     return Resampler([features], counts), kappa
+
+
+def _kappa_from_sums(sums, w, k):
+    """Kappa of each resample from its (c, 2k + 1) sums (see _kappa_resampler)."""
+    row, col, observed = sums[:, :k], sums[:, k : 2 * k], sums[:, 2 * k]
+    expected = ((row @ w) * col).sum(axis=1) / row.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return 1.0 - observed / expected
 
 
 @validate_params(
@@ -862,6 +942,8 @@ def _kappa_resampler(y1, y2, weights):
         "confidence_level": CONFIDENCE_LEVEL,
         "alternative": ALTERNATIVE,
         "random_state": RANDOM_STATE,
+        "n_jobs": _RESAMPLING_CONSTRAINTS["n_jobs"],
+        "verbose": _RESAMPLING_CONSTRAINTS["verbose"],
     },
     prefer_skip_nested_validation=True,
 )
@@ -874,6 +956,8 @@ def kappa_confidence_interval(
     confidence_level=0.95,
     alternative="two-sided",
     random_state=None,
+    n_jobs=None,
+    verbose=0,
 ):
     """Bootstrap confidence interval of Cohen's kappa.
 
@@ -887,7 +971,7 @@ def kappa_confidence_interval(
         Labels given by two annotators (or a model and an annotator).
     weights : {None, "linear", "quadratic"}, default=None
         As in ``cohen_kappa_score``.
-    n_resamples, confidence_level, alternative, random_state
+    n_resamples, confidence_level, alternative, random_state, n_jobs, verbose
         As in :func:`bootstrap_confidence_interval`.
 
     Returns
@@ -907,8 +991,16 @@ def kappa_confidence_interval(
     statistic = float(cohen_kappa_score(y1, y2, weights=weights))
     rng = _generator(random_state)
     resampler, kappa = _kappa_resampler(y1, y2, weights)
-    dist = np.concatenate(
-        [kappa(sums) for (sums,) in resampler.bootstrap(rng, n_resamples)]
+    draw = functools.partial(
+        _fast_bootstrap_block, resampler=resampler, metric_of=kappa
+    )
+    dist = run_resamples(
+        draw,
+        rng,
+        n_resamples,
+        n_jobs=n_jobs,
+        verbose=verbose,
+        name="kappa_confidence_interval",
     )
     n_nan = _warn_nan(dist, "kappa")
     _warn_degenerate(dist, "kappa")

@@ -8,9 +8,6 @@ generators of valid and invalid parameter values from here too. Differences
 between the supported versions of scipy and joblib are bridged here too.
 """
 
-import inspect
-
-from scipy import stats
 from sklearn.metrics._scorer import _Scorer
 from sklearn.utils._param_validation import (
     HasMethods,
@@ -44,20 +41,9 @@ __all__ = [
     "generate_valid_param",
     "make_constraint",
     "parallel_as_completed",
-    "scipy_bootstrap_rng",
     "validate_parameter_constraints",
     "validate_params",
 ]
-
-
-def scipy_bootstrap_rng(rng):
-    """Keyword that passes the Generator ``rng`` to :func:`scipy.stats.bootstrap`.
-
-    scipy 1.15 renamed ``random_state`` to ``rng``.
-    """
-    if "rng" in inspect.signature(stats.bootstrap).parameters:
-        return {"rng": rng}
-    return {"random_state": rng}  # pragma: no cover - scipy < 1.15
 
 
 def parallel_as_completed(tasks, **parallel_kw):

@@ -14,6 +14,13 @@ class ConfidenceInterval(NamedTuple):
 
     Like the ``confidence_interval`` field of scipy's ``BootstrapResult``: a
     named tuple that unpacks as ``low, high = ci``.
+
+    Attributes
+    ----------
+    low : float
+        Lower bound; ``-inf`` for a one-sided ``alternative="less"`` interval.
+    high : float
+        Upper bound; ``inf`` for a one-sided ``alternative="greater"`` interval.
     """
 
     low: float
@@ -21,7 +28,17 @@ class ConfidenceInterval(NamedTuple):
 
 
 class CredibleInterval(NamedTuple):
-    """An equal-tailed credible interval ``(low, high)`` of a posterior."""
+    """An equal-tailed credible interval ``(low, high)`` of a posterior.
+
+    A named tuple that unpacks as ``low, high = interval``.
+
+    Attributes
+    ----------
+    low : float
+        The ``(1 - level) / 2`` quantile of the posterior.
+    high : float
+        The ``(1 + level) / 2`` quantile of the posterior.
+    """
 
     low: float
     high: float

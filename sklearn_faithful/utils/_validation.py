@@ -7,7 +7,7 @@ its input in place.
 
 import functools
 import warnings
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils import column_or_1d
@@ -26,6 +26,14 @@ CONFIDENCE_LEVEL = [Interval(Real, 0, 1, closed="neither")]
 RANDOM_STATE = ["random_state", np.random.Generator]
 POS_LABEL = [Real, str, "boolean", None]
 ALTERNATIVE = [StrOptions({"two-sided", "less", "greater"})]
+# joblib's n_jobs: a positive count, -1 for all processors (-2 all but one, ...),
+# or None for 1 unless a joblib.parallel_config context says otherwise; 0 is not
+# a number of jobs
+N_JOBS = [
+    Interval(Integral, None, -1, closed="right"),
+    Interval(Integral, 1, None, closed="left"),
+    None,
+]
 
 # Integer labels spanning at most this many values (per sample) are encoded with a
 # lookup table, an O(n) pass, instead of a sort.
