@@ -191,3 +191,41 @@ def test_example_renders_its_figure(tmp_path, capsys):
     runpy.run_path(str(script))["main"]([str(tmp_path / "bcv.png")])
     assert (tmp_path / "bcv.png").stat().st_size > 5_000
     assert "samples per block: [25, 25, 25, 25]" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("routing", [False, True])
+def test_groups_reach_the_splitter(routing):
+    """``groups`` reaches the splitter through cross_validate, GridSearchCV and
+    BayesModelComparison, with metadata routing enabled or not."""
+    from sklearn import config_context
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GridSearchCV, cross_validate
+    from sklearn.naive_bayes import GaussianNB
+
+    from sklearn_faithful import BayesModelComparison
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((120, 3))
+    y = (X[:, 0] + 0.5 * rng.standard_normal(120) > 0).astype(int)
+    groups = np.repeat(np.arange(30), 4)
+    cv = BlockRegularized3x2CV(random_state=0)
+    expected = [test for _, test in cv.split(X, y, groups)]
+    ungrouped = [test for _, test in cv.split(X, y)]
+    assert not all(
+        np.array_equal(a, b) for a, b in zip(expected, ungrouped, strict=True)
+    )
+    # with routing, metadata goes through ``params``; without, as ``groups``
+    given = {"params": {"groups": groups}} if routing else {"groups": groups}
+    with config_context(enable_metadata_routing=routing):
+        res = cross_validate(GaussianNB(), X, y, cv=cv, return_indices=True, **given)
+        for got, want in zip(res["indices"]["test"], expected, strict=True):
+            np.testing.assert_array_equal(np.sort(got), np.sort(want))
+        search = GridSearchCV(
+            LogisticRegression(), {"C": [0.1, 1.0]}, cv=cv, return_train_score=False
+        ).fit(X, y, groups=groups)
+        assert search.n_splits_ == 6
+        comp = BayesModelComparison(
+            GaussianNB(), LogisticRegression(), cv=cv, metrics="f1"
+        ).fit(X, y, groups=groups)
+        for (_, got), want in zip(comp.splits_, expected, strict=True):
+            np.testing.assert_array_equal(np.sort(got), np.sort(want))

@@ -218,6 +218,10 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
     (8, 8, 4)
     """
 
+    # Ask for ``groups`` under metadata routing, as scikit-learn's group
+    # splitters do, so cross_validate and GridSearchCV route it here.
+    __metadata_request__split = {"groups": True}
+
     _parameter_constraints = {
         "n_repetitions": [Interval(Integral, 1, _MAX_REPETITIONS, closed="both")],
         "random_state": ["random_state"],
