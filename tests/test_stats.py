@@ -491,3 +491,33 @@ def test_gate_warns_where_its_false_alarms_exceed_alpha():
         AccuracyRegressionTest().set_reference((rng.random(2000) < 0.9).astype(float))
         AccuracyRegressionTest(paired=True).set_reference(np.arange(100) >= 5)
         AccuracyRegressionTest().set_reference(rng.random(50))  # not 0/1 scores
+
+
+def test_regression_gate_is_estimator_like(tmp_path):
+    """get_params, set_params, clone, scikit-learn's repr and NotFittedError."""
+    from sklearn.base import clone
+    from sklearn.exceptions import NotFittedError
+
+    gate = AccuracyRegressionTest(theta=0.03, sigma=0.3, paired=True)
+    assert gate.get_params() == {
+        "alpha": 0.05,
+        "beta": 0.2,
+        "higher_is_better": True,
+        "paired": True,
+        "sigma": 0.3,
+        "theta": 0.03,
+    }
+    assert repr(gate) == "AccuracyRegressionTest(paired=True, sigma=0.3, theta=0.03)"
+    assert gate.set_params(alpha=0.01) is gate and gate.alpha == 0.01
+    copy = clone(gate)
+    assert copy.get_params() == gate.get_params()
+    for call in (lambda g: g.check([1.0, 0.0]), lambda g: g.save(tmp_path / "g.json")):
+        with pytest.raises(NotFittedError, match="set_reference"):
+            call(copy)
+    scores = np.tile([1.0, 0.0, 1.0, 1.0], 50)
+    gate.set_reference(scores)
+    assert not hasattr(clone(gate), "reference_mean_")  # clone drops the reference
+    gate.save(tmp_path / "g.json")
+    loaded = AccuracyRegressionTest.load(tmp_path / "g.json")
+    assert loaded.get_params() == gate.get_params()
+    assert loaded.check(scores) == gate.check(scores)

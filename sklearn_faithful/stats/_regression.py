@@ -16,6 +16,8 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import special
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import NotFittedError
 
 from ..utils._compat import Interval, validate_params
 from ..utils._validation import _validate_init_params, _validate_method
@@ -310,8 +312,13 @@ def required_sample_size(
     }
 
 
-class AccuracyRegressionTest:
+class AccuracyRegressionTest(BaseEstimator):
     """A regression gate for a model's CI: plan, store a reference, check runs.
+
+    An estimator-like object: ``get_params``, ``set_params``, ``clone`` and
+    scikit-learn's repr work, :meth:`set_reference` plays the part of ``fit``
+    (its results end in ``_``), and :meth:`check` or :meth:`save` before it
+    raise :class:`~sklearn.exceptions.NotFittedError`.
 
     Parameters
     ----------
@@ -380,6 +387,14 @@ class AccuracyRegressionTest:
 
     def _validate_params(self):
         _validate_init_params(self)
+
+    def _check_reference(self, method):
+        # NotFittedError is a ValueError too, as the message was before
+        if not hasattr(self, "reference_mean_"):
+            raise NotFittedError(
+                f"This {type(self).__name__} has no reference yet; call "
+                f"set_reference(scores) (or load a saved gate) before {method}."
+            )
 
     @_validate_method({"sigma": _POSITIVE + [None], "theta": _POSITIVE + [None]})
     def plan(self, sigma=None, theta=None):
@@ -458,8 +473,7 @@ class AccuracyRegressionTest:
         -------
         result : RegressionCheckResult
         """
-        if not hasattr(self, "reference_mean_"):
-            raise ValueError("call set_reference (or load) before check.")
+        self._check_reference("check")
         arr = _check_scores(scores)
         if arr.size != self.n_:
             raise ValueError(
@@ -509,8 +523,7 @@ class AccuracyRegressionTest:
         path : str or path-like
             File to write; :meth:`load` reads it back.
         """
-        if not hasattr(self, "reference_mean_"):
-            raise ValueError("nothing to save: call set_reference first.")
+        self._check_reference("save")
         data = dict(
             alpha=self.alpha,
             beta=self.beta,
