@@ -619,3 +619,15 @@ def test_ppi_coverage_when_errors_depend_on_the_real_label(paired):
         covered += res.ci_model.low <= pi_t - pi_c <= res.ci_model.high
     # 95% nominal; 600 replicates give a Monte-Carlo s.e. of 0.9%
     assert covered / reps >= 0.92
+
+
+@pytest.mark.parametrize("lam", [True, False])
+def test_ppi_rejects_bool_lam(lam):
+    """A bool is a Real to Python; lam=True must not silently mean 1.0."""
+    with pytest.raises(ValueError, match="'lam' parameter.*a bool"):
+        ModelBasedMetricTest(None, method="ppi", lam=lam).test_labels(
+            [0, 1, 1, 0],
+            [1, 1, 0, 1],
+            annotated_c=([0, 1], [0, 1]),
+            annotated_t=([1, 0], [1, 1]),
+        )

@@ -645,6 +645,13 @@ class ModelBasedMetricTest(BaseEstimator):
 
     def _validate_params(self):
         _validate_init_params(self)
+        if isinstance(self.lam, bool):
+            # bool is a Real to Python and the interval [0, 1] holds True
+            raise ValueError(
+                f"The 'lam' parameter of ModelBasedMetricTest must be 'auto' or a "
+                f"float in [0, 1]; got {self.lam!r}, a bool. Pass lam=1.0 for "
+                "classical PPI or lam='auto' for PPI++."
+            )
         if self.method != "ppi" and not (
             isinstance(self.lam, Real)
             and not isinstance(self.lam, bool)
