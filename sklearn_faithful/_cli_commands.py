@@ -23,6 +23,7 @@ from ._cli_io import (
     read_numbers,
     read_probabilities,
 )
+from .utils._multitest import holm
 
 CONFIDENCE_METRICS = ("cprecision", "crecall", "cf1")
 LABEL_METRICS = ("accuracy", "precision", "recall", "f1")
@@ -46,21 +47,6 @@ def _header(command, args, **extra):
         out["random_state"] = args.random_state
     out.update(extra)
     return out
-
-
-def holm(pvalues):
-    """Holm's step-down adjustment of a family of p-values.
-
-    ``p_(i) -> max_{j <= i} min(1, (m - j + 1) p_(j))`` over the p-values
-    sorted increasingly; returned in the input order.
-    """
-    p = np.asarray(pvalues, dtype=np.float64)
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    stepped = np.minimum(1.0, (m - np.arange(m)) * p[order])
-    adjusted = np.empty(m)
-    adjusted[order] = np.maximum.accumulate(stepped)
-    return adjusted
 
 
 # ---------------------------------------------------------------- inputs

@@ -9,7 +9,6 @@ import sys
 import numpy as np
 import pytest
 
-from sklearn_faithful._cli_commands import holm
 from sklearn_faithful.cli import main
 from sklearn_faithful.comparison import (
     bayes_test,
@@ -23,6 +22,7 @@ from sklearn_faithful.stats import (
     paired_permutation_test,
     required_sample_size,
 )
+from sklearn_faithful.utils._multitest import holm
 
 
 def test_demo_prints_both_metrics(capsys):
