@@ -2,7 +2,7 @@
 
 from ..utils._results import ConfidenceInterval, CredibleInterval
 from ._bayes import BayesTestResult, bayes_test
-from ._bayes_comparison import BayesModelComparison
+from ._bayes_comparison import BayesModelComparison, counts_from_cv_results
 from ._counts import correlation_factor, counts_from_triples, effective_counts
 from ._model_based import (
     ModelBasedMetricTest,
@@ -25,6 +25,7 @@ __all__ = [
     "MacroPosterior",
     "bayes_test",
     "correlation_factor",
+    "counts_from_cv_results",
     "counts_from_triples",
     "effective_counts",
     "metric_posterior",

@@ -268,8 +268,8 @@ def _tail_beyond_rope(post_a, post_b, rope, method, rng, n_draws):
     return 1.0 - _prob_diff_at_most(post_a, post_b, rope)
 
 
-def _check_counts_average(counts, name, average):
-    arr = _check_counts(counts, name)
+def _check_counts_average(counts, name, average, *, whole=True):
+    arr = _check_counts(counts, name, whole=whole)
     if arr.ndim == 3:
         if average == "binary":
             raise ValueError(

@@ -8,6 +8,12 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.metrics import confusion_matrix
 from sklearn.model_selection import check_cv
 from sklearn.utils import indexable
+from sklearn.utils.metadata_routing import (
+    UNUSED,
+    MetadataRouter,
+    MethodMapping,
+    process_routing,
+)
 from sklearn.utils.parallel import delayed
 from sklearn.utils.validation import check_is_fitted
 
@@ -17,6 +23,7 @@ from ..utils._compat import (
     Interval,
     StrOptions,
     _check_method_params,
+    _routing_enabled,
     _safe_split,
     parallel_as_completed,
     validate_params,
@@ -26,6 +33,8 @@ from ..utils._validation import (
     CONFIDENCE_LEVEL,
     N_JOBS,
     POS_LABEL,
+    _check_classes,
+    _check_sample_weight,
     _check_y_true,
     _resolve_pos_label,
     _validate_init_params,
@@ -38,12 +47,12 @@ from ._plot import _plot_comparison
 from ._posterior import METRICS
 
 
-def _fit_and_count(estimator, X, y, train, test, classes, fit_params):
-    """Fit on ``train``, predict ``test``; one-vs-rest (TP, FP, FN, TN) per class."""
-    X_train, y_train = _safe_split(estimator, X, y, train)
+def _count_split(estimator, X, y, train, test, classes, sample_weight):
+    """One-vs-rest (TP, FP, FN, TN) per class of a fitted estimator on ``test``.
+
+    With ``sample_weight`` the counts are sums of the test items' weights.
+    """
     X_test, y_test = _safe_split(estimator, X, y, test, train)
-    params = _check_method_params(X, params=fit_params, indices=train)
-    estimator.fit(X_train, y_train, **params)
     y_pred = np.asarray(estimator.predict(X_test))
     unknown = ~np.isin(y_pred, classes)
     if unknown.any():
@@ -52,12 +61,138 @@ def _fit_and_count(estimator, X, y, train, test, classes, fit_params):
             f"{y_pred[unknown][0]!r}, which is not among the classes of y "
             f"{classes.tolist()}."
         )
-    cm = confusion_matrix(y_test, y_pred, labels=classes)
+    weight = None if sample_weight is None else sample_weight[test]
+    cm = confusion_matrix(y_test, y_pred, labels=classes, sample_weight=weight)
     tp = np.diag(cm)
     fp = cm.sum(axis=0) - tp
     fn = cm.sum(axis=1) - tp
     tn = cm.sum() - tp - fp - fn
     return np.column_stack([tp, fp, fn, tn])
+
+
+def _fit_and_count(estimator, X, y, train, test, classes, fit_params, sample_weight):
+    """Fit on ``train``, predict ``test``; one-vs-rest (TP, FP, FN, TN) per class."""
+    X_train, y_train = _safe_split(estimator, X, y, train)
+    params = _check_method_params(X, params=fit_params, indices=train)
+    estimator.fit(X_train, y_train, **params)
+    return _count_split(estimator, X, y, train, test, classes, sample_weight)
+
+
+def _as_counts_array(per_split, shape, weighted):
+    """Stack per-split counts: integers, or floats when they are weighted."""
+    dtype = np.float64 if weighted else np.int64
+    return np.asarray(per_split, dtype=dtype).reshape(shape)
+
+
+def _splits_of(cv_results, name):
+    """The (train, test) index pairs recorded by ``cross_validate``."""
+    if not isinstance(cv_results, dict):
+        raise ValueError(
+            f"{name} must be the dict that sklearn.model_selection.cross_validate "
+            f"returns; got {type(cv_results).__name__}."
+        )
+    missing = [key for key in ("indices", "estimator") if key not in cv_results]
+    if missing:
+        raise ValueError(
+            f"{name} has no {' or '.join(map(repr, missing))}; run "
+            "cross_validate(..., return_indices=True, return_estimator=True) so "
+            "that the fitted models and their splits are kept."
+        )
+    indices = cv_results["indices"]
+    train, test = indices["train"], indices["test"]
+    estimators = cv_results["estimator"]
+    if not len(train) == len(test) == len(estimators):
+        raise ValueError(
+            f"{name} holds {len(estimators)} estimators for {len(test)} test "
+            "sets; it is not one cross_validate result."
+        )
+    return [
+        (np.asarray(tr), np.asarray(te)) for tr, te in zip(train, test, strict=True)
+    ]
+
+
+@validate_params(
+    {
+        "cv_results": [dict],
+        "X": ["array-like"],
+        "y": ["array-like"],
+        "labels": ["array-like", None],
+        "sample_weight": ["array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
+def counts_from_cv_results(cv_results, X, y, *, labels=None, sample_weight=None):
+    """Per-split confusion counts of a ``cross_validate`` result, with no refit.
+
+    Each fitted model that :func:`~sklearn.model_selection.cross_validate`
+    kept predicts its own test set, and the one-vs-rest confusion counts of
+    every class are recorded: the counts :func:`bayes_test` and
+    :func:`paired_bayes_test` take, from models you have already trained.
+
+    Parameters
+    ----------
+    cv_results : dict
+        The result of ``cross_validate(estimator, X, y, cv=...,
+        return_indices=True, return_estimator=True)``.
+
+    X : array-like of shape (n_samples, n_features)
+        The data given to ``cross_validate``, or anything the estimators
+        accept.
+
+    y : array-like of shape (n_samples,)
+        The labels given to ``cross_validate``.
+
+    labels : array-like of shape (n_classes,), default=None
+        The classes, in the order of the second axis of the result; None
+        means the sorted unique values of ``y``.
+
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weights of the test items: each count is then the sum of the weights
+        of its items.
+
+    Returns
+    -------
+    counts : ndarray of shape (n_splits, n_classes, 4)
+        One-vs-rest ``(TP, FP, FN, TN)`` of each class on each split, in the
+        order of the splits; integers, or floats with ``sample_weight``.
+        ``counts[:, k]`` are the counts of class ``labels[k]`` as the positive
+        class.
+
+    See Also
+    --------
+    BayesModelComparison.from_cv_results : The Bayes test from two
+        ``cross_validate`` results.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.model_selection import cross_validate
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn_faithful.comparison import counts_from_cv_results
+    >>> from sklearn_faithful.model_selection import BlockRegularized3x2CV
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> res = cross_validate(GaussianNB(), X, y,
+    ...                      cv=BlockRegularized3x2CV(random_state=0),
+    ...                      return_indices=True, return_estimator=True)
+    >>> counts = counts_from_cv_results(res, X, y)
+    >>> counts.shape
+    (6, 2, 4)
+    >>> counts[0, 1].tolist()  # TP, FP, FN, TN of class 1 on the first split
+    [170, 10, 9, 96]
+    """
+    splits = _splits_of(cv_results, "cv_results")
+    X, y = indexable(X, y)
+    y = _check_y_true(y, "y")
+    classes = np.unique(y) if labels is None else _check_classes(labels)
+    sample_weight = _check_sample_weight(sample_weight, y.shape[0], of="y")
+    per_split = [
+        _count_split(estimator, X, y, train, test, classes, sample_weight)
+        for estimator, (train, test) in zip(
+            cv_results["estimator"], splits, strict=True
+        )
+    ]
+    shape = (len(splits), classes.size, 4)
+    return _as_counts_array(per_split, shape, sample_weight is not None)
 
 
 def _check_mx2_structure(splits, n_samples):
@@ -86,6 +221,26 @@ def _check_mx2_structure(splits, n_samples):
                 "all samples). The correlation correction assumes an m x 2 CV "
                 "such as BlockRegularized3x2CV; for another cv, give the factor "
                 "itself as a float in correlation=..."
+            )
+
+
+def _check_same_splits(splits_a, splits_b):
+    """The two results must come from identical splits."""
+    if len(splits_a) != len(splits_b):
+        raise ValueError(
+            f"cv_results_a has {len(splits_a)} splits and cv_results_b "
+            f"{len(splits_b)}; both models must be cross-validated on the same "
+            "splits. Run both cross_validate calls with the same cv object and "
+            "seed, such as BlockRegularized3x2CV(random_state=0)."
+        )
+    pairs = zip(splits_a, splits_b, strict=True)
+    for k, ((train_a, test_a), (train_b, test_b)) in enumerate(pairs):
+        if not (np.array_equal(train_a, train_b) and np.array_equal(test_a, test_b)):
+            raise ValueError(
+                f"cv_results_a and cv_results_b used different splits: split {k} "
+                "has other train or test indices. The test pairs the two models "
+                "split by split, so run both cross_validate calls with the same "
+                "cv object and seed, such as BlockRegularized3x2CV(random_state=0)."
             )
 
 
@@ -317,11 +472,72 @@ class BayesModelComparison(BaseEstimator):
     def _validate_params(self):
         _validate_init_params(self)
 
+    # ``groups`` goes to the splitter only, never to the comparison itself
+    __metadata_request__fit = {"groups": UNUSED}
+
+    def _check_cv(self, y=None):
+        if self.cv is None:
+            return BlockRegularized3x2CV(random_state=self.random_state)
+        return check_cv(self.cv, y, classifier=True)
+
+    def _check_sample_weight(self, sample_weight, n_samples):
+        """Validate the weights, and refuse those the paper's test cannot read."""
+        sample_weight = _check_sample_weight(sample_weight, n_samples, of="y")
+        if sample_weight is None or self.paired:
+            return sample_weight
+        fractional = sample_weight != np.round(sample_weight)
+        if fractional.any():
+            i = int(np.flatnonzero(fractional)[0])
+            value = float(sample_weight[i])
+            raise ValueError(
+                f"sample_weight has the fractional weight {value!r} at "
+                f"position {i}. The paper's Bayes test (paired=False) reads the "
+                "weighted counts as numbers of items in its Beta posteriors, so "
+                "only frequency weights (whole numbers: how many times each item "
+                "occurs) are meaningful there; weights scaled by 10 would make "
+                "the posteriors 10 times as sharp. Use paired=True, whose "
+                "per-split metrics do not depend on the scale of the weights, or "
+                "whole-number frequency weights."
+            )
+        return sample_weight
+
+    def get_metadata_routing(self):
+        """Get the metadata routing of this object.
+
+        ``sample_weight`` always weights the confusion counts; it reaches an
+        estimator's ``fit`` only if the estimator requests it
+        (``set_fit_request(sample_weight=True)``), and ``groups`` reaches the
+        splitter's ``split``. See scikit-learn's user guide, "Metadata
+        Routing".
+
+        Returns
+        -------
+        routing : MetadataRouter
+            A :class:`~sklearn.utils.metadata_routing.MetadataRouter`
+            encapsulating the routing information.
+        """
+        fit = MethodMapping().add(caller="fit", callee="fit")
+        return (
+            MetadataRouter(owner=self.__class__.__name__)
+            .add_self_request(self)
+            .add(estimator_a=self.estimator_a, method_mapping=fit)
+            .add(estimator_b=self.estimator_b, method_mapping=fit)
+            .add(
+                splitter=self._check_cv(),
+                method_mapping=MethodMapping().add(caller="fit", callee="split"),
+            )
+        )
+
     @_validate_method(
-        {"X": ["array-like"], "y": ["array-like"], "groups": ["array-like", None]},
+        {
+            "X": ["array-like"],
+            "y": ["array-like"],
+            "groups": ["array-like", None],
+            "sample_weight": ["array-like", None],
+        },
         prefer_skip_nested_validation=False,  # the estimators validate their own
     )
-    def fit(self, X, y, groups=None, **fit_params):
+    def fit(self, X, y, groups=None, sample_weight=None, **fit_params):
         """Run the cross-validation and the Bayes test.
 
         Parameters
@@ -333,9 +549,21 @@ class BayesModelComparison(BaseEstimator):
             Class labels.
         groups : array-like of shape (n_samples,), default=None
             Group labels for the splitter.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the samples. They always weight the confusion counts
+            (each count is the sum of its test items' weights). With metadata
+            routing enabled (``sklearn.set_config(enable_metadata_routing=
+            True)``) they also reach each estimator's ``fit`` that requests
+            them, and an estimator that accepts ``sample_weight`` without
+            saying whether it wants it raises scikit-learn's
+            ``UnsetMetadataPassedError``. Without routing they reach both
+            estimators' ``fit``, as ``params`` do in scikit-learn's
+            :func:`~sklearn.model_selection.cross_validate`. With
+            ``paired=False`` they must be whole numbers (frequency weights);
+            see the user guide, "Weights".
         **fit_params : dict
-            Parameters passed to both estimators' ``fit``; sample-aligned
-            arrays are indexed per split.
+            Other parameters of the estimators' ``fit``, routed as
+            ``sample_weight`` is; sample-aligned arrays are indexed per split.
 
         Returns
         -------
@@ -345,27 +573,31 @@ class BayesModelComparison(BaseEstimator):
         metrics = self._check_metrics()
         X, y, groups = indexable(X, y, groups)
         y = _check_y_true(y, "y")
+        sample_weight = self._check_sample_weight(sample_weight, y.shape[0])
         classes = np.unique(y)
         if classes.size < 2:
             raise ValueError(
                 f"y has a single class {classes.tolist()}; a comparison needs at "
                 "least two."
             )
-        pos = self._positive_index(classes)
-        cv = (
-            BlockRegularized3x2CV(random_state=self.random_state)
-            if self.cv is None
-            else check_cv(self.cv, y, classifier=True)
-        )
-        splits = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(X, y, groups)]
-        raw_factor = (
-            not self.paired
-            and isinstance(self.correlation, Real)
-            and not isinstance(self.correlation, bool)
-        )
-        if not raw_factor:
-            _check_mx2_structure(splits, len(y))
-        factor = _factor_for_splits(len(splits), self.correlation, "cv")
+        self._positive_index(classes)
+        cv = self._check_cv(y)
+        if _routing_enabled():
+            routed = process_routing(
+                self, "fit", groups=groups, sample_weight=sample_weight, **fit_params
+            )
+            params_a, params_b = routed.estimator_a.fit, routed.estimator_b.fit
+            split_params = routed.splitter.split
+        else:  # as cross_validate: every fit parameter goes to both fits
+            if sample_weight is not None:
+                fit_params = {**fit_params, "sample_weight": sample_weight}
+            params_a = params_b = fit_params
+            split_params = {"groups": groups}
+        splits = [
+            (np.asarray(tr), np.asarray(te))
+            for tr, te in cv.split(X, y, **split_params)
+        ]
+        self._check_splits(splits, len(y))
 
         n_fits = 2 * len(splits)
         if self.verbose > 0:
@@ -376,9 +608,12 @@ class BayesModelComparison(BaseEstimator):
             )
         tasks = [
             delayed(_fit_and_count)(
-                clone(estimator), X, y, train, test, classes, fit_params
+                clone(estimator), X, y, train, test, classes, params, sample_weight
             )
-            for estimator in (self.estimator_a, self.estimator_b)
+            for estimator, params in (
+                (self.estimator_a, params_a),
+                (self.estimator_b, params_b),
+            )
             for train, test in splits
         ]
         parallel_kw = dict(n_jobs=self.n_jobs, verbose=max(self.verbose - 1, 0))
@@ -396,9 +631,124 @@ class BayesModelComparison(BaseEstimator):
                     f"{time.perf_counter() - start:.1f} s",
                     flush=True,
                 )
-        per_class = np.asarray(out, dtype=np.int64).reshape(
-            2, len(splits), classes.size, 4
+        shape = (2, len(splits), classes.size, 4)
+        per_class = _as_counts_array(out, shape, sample_weight is not None)
+        return self._test_counts(per_class, classes, splits, metrics)
+
+    @classmethod
+    @validate_params(
+        {
+            "cv_results_a": [dict],
+            "cv_results_b": [dict],
+            "X": ["array-like"],
+            "y": ["array-like"],
+            "sample_weight": ["array-like", None],
+        },
+        prefer_skip_nested_validation=False,  # the comparison checks its own
+    )
+    def from_cv_results(
+        cls, cv_results_a, cv_results_b, X, y, *, sample_weight=None, **params
+    ):
+        """Run the test on two ``cross_validate`` results, with no refit.
+
+        The fitted models that :func:`~sklearn.model_selection.cross_validate`
+        kept predict their own test sets (:func:`counts_from_cv_results`),
+        and the test runs on those counts. For the same splits and
+        estimators, the result equals that of :meth:`fit`.
+
+        Parameters
+        ----------
+        cv_results_a : dict
+            ``cross_validate(estimator_a, X, y, cv=cv, return_indices=True,
+            return_estimator=True)``; A is the reference.
+        cv_results_b : dict
+            The same for the candidate B, on the same splits: run both with
+            the same ``cv`` object and seed, such as
+            ``BlockRegularized3x2CV(random_state=0)``.
+        X : array-like of shape (n_samples, n_features)
+            The data given to ``cross_validate``.
+        y : array-like of shape (n_samples,)
+            The labels given to ``cross_validate``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the test items in the counts, as in :meth:`fit`.
+        **params : dict
+            Other parameters of :class:`BayesModelComparison`, such as
+            ``paired=True`` or ``metrics=("f1",)``; not ``estimator_a``,
+            ``estimator_b`` or ``cv``, which come from the results.
+
+        Returns
+        -------
+        comparison : BayesModelComparison
+            A fitted comparison whose ``estimator_a`` and ``estimator_b`` are
+            unfitted clones of the first models of each result.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_breast_cancer
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from sklearn.model_selection import cross_validate
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> from sklearn.pipeline import make_pipeline
+        >>> from sklearn.preprocessing import StandardScaler
+        >>> from sklearn_faithful.comparison import BayesModelComparison
+        >>> from sklearn_faithful.model_selection import BlockRegularized3x2CV
+        >>> X, y = load_breast_cancer(return_X_y=True)
+        >>> cv = BlockRegularized3x2CV(random_state=0)
+        >>> kw = dict(cv=cv, return_indices=True, return_estimator=True)
+        >>> res_a = cross_validate(GaussianNB(), X, y, **kw)
+        >>> lr = make_pipeline(StandardScaler(), LogisticRegression())
+        >>> res_b = cross_validate(lr, X, y, **kw)
+        >>> comp = BayesModelComparison.from_cv_results(
+        ...     res_a, res_b, X, y, paired=True)
+        >>> comp.results_["f1"].decide()
+        'B better'
+        """
+        fixed = {"estimator_a", "estimator_b", "cv"} & set(params)
+        if fixed:
+            raise TypeError(
+                f"from_cv_results() got {sorted(fixed)}, which come from the "
+                "results; pass only the other parameters of BayesModelComparison."
+            )
+        splits_a = _splits_of(cv_results_a, "cv_results_a")
+        splits_b = _splits_of(cv_results_b, "cv_results_b")
+        _check_same_splits(splits_a, splits_b)
+        comparison = cls(
+            clone(cv_results_a["estimator"][0]),
+            clone(cv_results_b["estimator"][0]),
+            **params,
         )
+        comparison._validate_params()
+        metrics = comparison._check_metrics()
+        X, y = indexable(X, y)
+        y = _check_y_true(y, "y")
+        sample_weight = comparison._check_sample_weight(sample_weight, y.shape[0])
+        classes = np.unique(y)
+        comparison._positive_index(classes)
+        comparison._check_splits(splits_a, len(y))
+        per_class = np.stack(
+            [
+                counts_from_cv_results(
+                    res, X, y, labels=classes, sample_weight=sample_weight
+                )
+                for res in (cv_results_a, cv_results_b)
+            ]
+        )
+        comparison._cv_name = "cross_validate results"
+        return comparison._test_counts(per_class, classes, splits_a, metrics)
+
+    def _check_splits(self, splits, n_samples):
+        raw_factor = (
+            not self.paired
+            and isinstance(self.correlation, Real)
+            and not isinstance(self.correlation, bool)
+        )
+        if not raw_factor:
+            _check_mx2_structure(splits, n_samples)
+
+    def _test_counts(self, per_class, classes, splits, metrics):
+        """Record the counts of both models and run the test of each metric."""
+        factor = _factor_for_splits(len(splits), self.correlation, "cv")
+        pos = self._positive_index(classes)
         self.classes_ = classes
         self.splits_ = splits
         self.correlation_factor_ = factor
@@ -539,7 +889,7 @@ class BayesModelComparison(BaseEstimator):
     def __str__(self):
         if not hasattr(self, "results_"):
             return self.__repr__()
-        cv = self.cv if self.cv is not None else "BlockRegularized3x2CV"
+        cv = getattr(self, "_cv_name", None) or self.cv or "BlockRegularized3x2CV"
         test = "Paired Bayes test" if self.paired else "Bayes test"
         lines = [
             f"{test} on {len(self.splits_)} splits of {cv}, average={self.average!r}",

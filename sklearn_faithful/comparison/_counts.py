@@ -178,11 +178,12 @@ def _raise_too_large(name, arr):
     )
 
 
-def _check_counts(counts, name="counts", *, allow_per_class=True):
+def _check_counts(counts, name="counts", *, allow_per_class=True, whole=True):
     """Validate per-split counts and return them as a float array.
 
     Accepts shape (n_splits, 3 or 4), columns TP, FP, FN[, TN], or with
-    ``allow_per_class`` shape (n_splits, n_classes, 3 or 4).
+    ``allow_per_class`` shape (n_splits, n_classes, 3 or 4). ``whole=False``
+    accepts weighted counts (sums of sample weights), which need not be whole.
     """
     try:
         arr = np.asarray(counts)
@@ -218,7 +219,7 @@ def _check_counts(counts, name="counts", *, allow_per_class=True):
         raise ValueError(
             f"{name} must be non-negative; got {arr[where]!r} at index {where}."
         )
-    if (arr != np.round(arr)).any():
+    if whole and (arr != np.round(arr)).any():
         where = tuple(int(i) for i in np.argwhere(arr != np.round(arr))[0])
         raise ValueError(
             f"{name} must be whole numbers (per-split confusion counts); got "

@@ -294,6 +294,11 @@ def paired_bayes_test(
     guide reports this and its power, which was not higher than the paper's
     test when the two models' errors were weakly correlated.
 
+    The counts may be weighted, sums of sample weights rather than whole
+    numbers (``BayesModelComparison.fit`` with ``sample_weight``): only the
+    per-split metrics enter, and they do not change when every weight is
+    scaled by the same factor.
+
     When every half-difference is 0 the data carry no information on the
     spread. Equal models (every difference 0) then get ``P(H1) = 0.5``; any
     other case warns and returns a point mass.
@@ -314,8 +319,9 @@ def paired_bayes_test(
     >>> round(res.difference, 3), res.decide()
     (0.059, 'B better')
     """
-    arr_a = _check_counts_average(counts_a, "counts_a", average)
-    arr_b = _check_counts_average(counts_b, "counts_b", average)
+    # only per-split ratios enter, so weighted (fractional) counts are fine
+    arr_a = _check_counts_average(counts_a, "counts_a", average, whole=False)
+    arr_b = _check_counts_average(counts_b, "counts_b", average, whole=False)
     if arr_a.shape != arr_b.shape:
         raise ValueError(
             f"counts_a and counts_b must come from the same splits and have the "

@@ -22,6 +22,7 @@ from sklearn.utils._param_validation import (
     validate_parameter_constraints,
     validate_params,
 )
+from sklearn.utils.metadata_routing import _routing_enabled
 from sklearn.utils.metaestimators import _safe_split
 from sklearn.utils.parallel import Parallel
 from sklearn.utils.validation import _check_method_params, _num_samples
@@ -36,6 +37,7 @@ __all__ = [
     "_Scorer",
     "_check_method_params",
     "_num_samples",
+    "_routing_enabled",
     "_safe_split",
     "generate_invalid_param_val",
     "generate_valid_param",

@@ -180,14 +180,14 @@ def _check_y_true(y_true, name="y_true"):
     return y
 
 
-def _check_sample_weight(sample_weight, n_samples, name="sample_weight"):
+def _check_sample_weight(sample_weight, n_samples, name="sample_weight", of="y_true"):
     """Return ``sample_weight`` as a float array of length ``n_samples``, or None."""
     if sample_weight is None:
         return None
     w = np.asarray(sample_weight)
     if w.ndim != 1 or w.shape[0] != n_samples:
         raise ValueError(
-            f"{name} must have shape ({n_samples},) to match y_true; got "
+            f"{name} must have shape ({n_samples},) to match {of}; got "
             f"shape {w.shape}."
         )
     if w.dtype.kind not in "biuf":
