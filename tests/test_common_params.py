@@ -174,6 +174,7 @@ def _fit_data():
 # scikit-learn's do, in fit), the other classes when built.
 USE = {
     BayesModelComparison: lambda obj: obj.fit(*_fit_data()),
+    sklearn_faithful.ModelComparison: lambda obj: obj.fit(*_fit_data()),
     ModelBasedMetricTest: lambda obj: obj.fit([[0.0]], [0]),
     BlockRegularized3x2CV: lambda obj: obj.get_n_splits(),
     BlockRegularizedMx2CV: lambda obj: obj.get_n_splits(),
@@ -198,9 +199,13 @@ def test_classes_reject_bad_parameters(name):
 def _instances():
     post = BetaPosterior(3.0, 4.0)
     counts = [[30, 5, 6]] * 6
+    split_a, split_b = [0.80, 0.82, 0.79, 0.81], [0.83, 0.82, 0.84, 0.80]
     return {
         AccuracyRegressionTest: AccuracyRegressionTest(),
         BayesModelComparison: BayesModelComparison(GaussianNB(), GaussianNB()),
+        sklearn_faithful.ModelComparison: sklearn_faithful.ModelComparison(
+            {"a": GaussianNB(), "b": GaussianNB()}, scoring="accuracy"
+        ),
         BetaPosterior: post,
         F1Posterior: F1Posterior(3.0, 4.0),
         MacroPosterior: MacroPosterior([post, post], n_draws=1000),
@@ -214,6 +219,28 @@ def _instances():
         sklearn_faithful.PairedBayesTestResult: paired_bayes_test(counts, counts),
         sklearn_faithful.ModelBasedTestResult: model_based_test_from_summary(
             0.1, 100, 0.2, 100, precision=0.9, false_omission_rate=0.1
+        ),
+        sklearn_faithful.CVTtestResult: sklearn_faithful.blocked_mx2cv_ttest(
+            split_a, split_b
+        ),
+        sklearn_faithful.CVFtestResult: sklearn_faithful.combined_ftest_5x2cv(
+            split_a, split_b
+        ),
+        sklearn_faithful.CorrelatedTTestResult: (
+            sklearn_faithful.bayesian_correlated_ttest(
+                split_a, split_b, n_train=9, n_test=1
+            )
+        ),
+        sklearn_faithful.CriticalDifferenceDisplay: (
+            sklearn_faithful.CriticalDifferenceDisplay([1.0, 2.0, 3.0], 1.0)
+        ),
+        sklearn_faithful.FriedmanTestResult: sklearn_faithful.friedman_test(
+            np.random.default_rng(0).random((5, 4))
+        ),
+        sklearn_faithful.BayesianSignedRankTestResult: (
+            sklearn_faithful.bayesian_signed_rank_test(
+                [1, 2, 3], [2, 3, 3.5], n_samples=10
+            )
         ),
     }
 

@@ -224,23 +224,25 @@ def _check_mx2_structure(splits, n_samples):
             )
 
 
-def _check_same_splits(splits_a, splits_b):
-    """The two results must come from identical splits."""
+def _check_same_splits(
+    splits_a, splits_b, name_a="cv_results_a", name_b="cv_results_b"
+):
+    """Two results must come from identical splits."""
     if len(splits_a) != len(splits_b):
         raise ValueError(
-            f"cv_results_a has {len(splits_a)} splits and cv_results_b "
-            f"{len(splits_b)}; both models must be cross-validated on the same "
-            "splits. Run both cross_validate calls with the same cv object and "
-            "seed, such as BlockRegularized3x2CV(random_state=0)."
+            f"{name_a} has {len(splits_a)} splits and {name_b} {len(splits_b)}; "
+            "the models must be cross-validated on the same splits. Run every "
+            "cross_validate call with the same cv object and seed, such as "
+            "BlockRegularized3x2CV(random_state=0)."
         )
     pairs = zip(splits_a, splits_b, strict=True)
     for k, ((train_a, test_a), (train_b, test_b)) in enumerate(pairs):
         if not (np.array_equal(train_a, train_b) and np.array_equal(test_a, test_b)):
             raise ValueError(
-                f"cv_results_a and cv_results_b used different splits: split {k} "
-                "has other train or test indices. The test pairs the two models "
-                "split by split, so run both cross_validate calls with the same "
-                "cv object and seed, such as BlockRegularized3x2CV(random_state=0)."
+                f"{name_a} and {name_b} used different splits: split {k} has "
+                "other train or test indices. The test pairs the models split "
+                "by split, so run every cross_validate call with the same cv "
+                "object and seed, such as BlockRegularized3x2CV(random_state=0)."
             )
 
 

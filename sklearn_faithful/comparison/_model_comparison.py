@@ -1,0 +1,916 @@
+"""ModelComparison: several pipelines on any scikit-learn score, one test per pair.
+
+Every model is cross-validated on the same splits, so the per-split score
+differences of two models are paired; the tests of :mod:`._cv_tests` account
+for the overlap of the training sets. Pairs are all pairs (Holm's adjustment
+over the family) or each model against a reference.
+"""
+
+import time
+import warnings
+from numbers import Real
+
+import numpy as np
+from sklearn import config_context
+from sklearn.base import BaseEstimator, is_classifier
+from sklearn.metrics import check_scoring
+from sklearn.model_selection import check_cv, cross_validate
+from sklearn.utils import indexable
+from sklearn.utils.metadata_routing import (
+    UNUSED,
+    MetadataRouter,
+    MethodMapping,
+    process_routing,
+)
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import check_is_fitted
+
+from ..model_selection import BlockRegularizedMx2CV
+from ..utils._compat import (
+    Interval,
+    StrOptions,
+    _routing_enabled,
+    validate_params,
+)
+from ..utils._multitest import holm
+from ..utils._validation import (
+    CONFIDENCE_LEVEL,
+    N_JOBS,
+    _validate_init_params,
+    _validate_method,
+    check_matplotlib,
+)
+from ._bayes_comparison import _check_mx2_structure, _check_same_splits
+from ._cv_tests import (
+    _check_split_scores,
+    bayesian_correlated_ttest,
+    blocked_mx2cv_ttest,
+    combined_ftest_5x2cv,
+    corrected_resampled_ttest,
+    paired_ttest_5x2cv,
+)
+from ._plot import _draw_rope
+
+# test name -> (function, whether it needs an m x 2 design, Bayesian)
+TESTS = {
+    "corrected-t": (corrected_resampled_ttest, False, False),
+    "5x2cv-t": (paired_ttest_5x2cv, True, False),
+    "5x2cv-f": (combined_ftest_5x2cv, True, False),
+    "bcv-t": (blocked_mx2cv_ttest, True, False),
+    "bayesian": (bayesian_correlated_ttest, False, True),
+}
+
+
+def _run_test(test, scores_a, scores_b, n_train, n_test, rope, confidence_level):
+    """The test of one pair, on already validated scores."""
+    func, _, bayesian = TESTS[test]
+    if test == "corrected-t":
+        return func(scores_a, scores_b, n_train=n_train, n_test=n_test)
+    if bayesian:
+        return func(
+            scores_a,
+            scores_b,
+            n_train=n_train,
+            n_test=n_test,
+            rope=rope,
+            confidence_level=confidence_level,
+        )
+    return func(scores_a, scores_b)
+
+
+def _mean_size(indices):
+    return max(1, int(round(np.mean([len(i) for i in indices]))))
+
+
+def _score_key(cv_results, scoring, name, prefix):
+    """The key of the test scores in a ``cross_validate`` or search result."""
+    keys = sorted(k[len(prefix) :] for k in cv_results if k.startswith(prefix))
+    if scoring is None:
+        if "score" in keys:
+            return "score"
+        raise ValueError(
+            f"{name} holds the scores {keys}; pass scoring=<one of them> to say "
+            "which to compare."
+        )
+    if scoring not in keys:
+        raise ValueError(
+            f"{name} has no scores for scoring={scoring!r}; it holds {keys}."
+        )
+    return scoring
+
+
+def _candidate_name(params):
+    return ", ".join(f"{k}={v!r}" for k, v in params.items()) or "(default)"
+
+
+class ModelComparison(BaseEstimator):
+    """Compare several estimators on any score, from identical CV splits.
+
+    Cross-validates every estimator on the same splits (in parallel, through
+    :func:`~sklearn.model_selection.cross_validate`), then tests each pair of
+    models on their per-split score differences with a test that accounts
+    for the overlap of the training sets. With ``reference=None`` every pair
+    is tested and the p-values are adjusted by Holm's method over the family;
+    with a reference, each other model is tested against it. The constructors
+    :meth:`from_cross_validate`, :meth:`from_cv_results` (a fitted
+    ``GridSearchCV``) and :meth:`from_scores` run the same tests on results
+    you already have, with no refit.
+
+    Parameters
+    ----------
+    estimators : dict of str to estimator
+        Two or more named models; each is cloned. Any estimator that
+        :func:`~sklearn.model_selection.cross_validate` takes, classifiers
+        and regressors alike.
+
+    scoring : str, callable or None
+        One score, as :func:`~sklearn.metrics.check_scoring` accepts it:
+        ``"roc_auc"``, ``"neg_log_loss"``, ``"balanced_accuracy"``,
+        ``"neg_root_mean_squared_error"``, ``"r2"``, a scorer, or None for
+        each estimator's ``score`` method. Higher is better, as in
+        scikit-learn.
+
+    cv : cross-validation generator, iterable or None, default=None
+        The splits, the same for every model. None means
+        ``BlockRegularizedMx2CV(n_repetitions=5, random_state=random_state)``,
+        10 splits of half the data each; it stratifies on ``y`` for
+        classifiers and cuts at random for a continuous target. The
+        ``"5x2cv-t"``, ``"5x2cv-f"`` and ``"bcv-t"`` tests need an m x 2
+        design.
+
+    test : {"corrected-t", "5x2cv-t", "5x2cv-f", "bcv-t", "bayesian"}, \
+            default="corrected-t"
+        The test of each pair: Nadeau & Bengio's corrected resampled t-test
+        (:func:`corrected_resampled_ttest`), Dietterich's 5x2cv t-test
+        (:func:`paired_ttest_5x2cv`), Alpaydin's combined F-test
+        (:func:`combined_ftest_5x2cv`), the block-regularized m x 2 BCV
+        t-test (:func:`blocked_mx2cv_ttest`) or the Bayesian correlated
+        t-test (:func:`bayesian_correlated_ttest`). The user guide, "Choosing
+        a test", gives each one's measured type-I error and power.
+
+    reference : str or None, default=None
+        None tests every pair; a name tests each other model against that
+        one (A = the reference, B = the other model).
+
+    rope : float, default=0.0
+        Half-width of a region of practical equivalence on the score scale.
+        The Bayesian test reports ``P(B worse)``, ``P(equivalent)`` and
+        ``P(B better)``; for the other tests it is drawn by :meth:`plot`.
+
+    confidence_level : float, default=0.95
+        Level of the intervals of the differences; the frequentist tests'
+        decisions are made at ``alpha = 1 - confidence_level`` on the Holm
+        p-values, the Bayesian test's at a posterior probability of
+        ``confidence_level``.
+
+    n_jobs : int, default=None
+        Number of jobs fitting in parallel; None means 1 unless in a
+        :func:`joblib.parallel_config` context. -1 means all processors.
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the default splitter. The estimators' own seeds are theirs.
+
+    verbose : int, default=0
+        1 prints a line per model cross-validated; higher values also print
+        scikit-learn's per-fit lines.
+
+    Attributes
+    ----------
+    names_ : list of str
+        The model names, in the order given.
+    scores_ : dict of str to ndarray of shape (n_splits,)
+        Each model's score on each split.
+    splits_ : list of (ndarray, ndarray) or None
+        The (train, test) indices used; None from :meth:`from_cv_results`
+        and :meth:`from_scores`.
+    n_train_, n_test_ : int
+        Mean numbers of training and test samples of a split.
+    cv_results_ : dict of str to dict or None
+        Each model's ``cross_validate`` result, from :meth:`fit`.
+    pairs_ : list of (str, str)
+        The tested pairs ``(A, B)``.
+    results_ : dict of (str, str) to result
+        The test of each pair: :class:`CVTtestResult`,
+        :class:`CVFtestResult` or :class:`CorrelatedTTestResult`.
+    pvalues_holm_ : dict of (str, str) to float or None
+        Holm-adjusted p-value of each pair (the raw one with a reference
+        or a single pair is adjusted too, over the pairs tested); None for the
+        Bayesian test.
+
+    See Also
+    --------
+    BayesModelComparison : Precision, recall and F1 of two classifiers, with
+        the Bayes test of Wang & Li (2019).
+    friedman_test : Several methods over several data sets.
+
+    Notes
+    -----
+    The tests are about models trained on ``n_train_`` samples, the size of a
+    split's training set, not about a model refitted on all the data.
+
+    References
+    ----------
+    .. [1] C. Nadeau and Y. Bengio, "Inference for the Generalization Error",
+       Machine Learning 52(3), 239-281, 2003.
+    .. [2] A. Benavoli, G. Corani, J. Demsar and M. Zaffalon, "Time for a
+       Change: a Tutorial for Comparing Multiple Classifiers Through Bayesian
+       Analysis", JMLR 18(77), 1-36, 2017.
+    .. [3] S. Holm, "A Simple Sequentially Rejective Multiple Test
+       Procedure", Scandinavian Journal of Statistics 6(2), 65-70, 1979.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sklearn_faithful.comparison import ModelComparison
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> comp = ModelComparison(
+    ...     {"nb": GaussianNB(),
+    ...      "tree": DecisionTreeClassifier(max_depth=3, random_state=0),
+    ...      "logreg": make_pipeline(StandardScaler(), LogisticRegression())},
+    ...     scoring="roc_auc", random_state=0,
+    ... ).fit(X, y)
+    >>> table = comp.summary()
+    >>> table["model_b"], table["decide"]
+    (['tree', 'logreg', 'logreg'], ['B worse', 'B better', 'B better'])
+    """
+
+    _parameter_constraints = {
+        "estimators": [dict],
+        "scoring": [str, callable, None],
+        "cv": ["cv_object"],
+        "test": [StrOptions(set(TESTS))],
+        "reference": [str, None],
+        "rope": [Interval(Real, 0, None, closed="left")],
+        "confidence_level": CONFIDENCE_LEVEL,
+        "n_jobs": N_JOBS,
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
+
+    # ``groups`` goes to the splitter only
+    __metadata_request__fit = {"groups": UNUSED}
+
+    def __init__(
+        self,
+        estimators,
+        *,
+        scoring,
+        cv=None,
+        test="corrected-t",
+        reference=None,
+        rope=0.0,
+        confidence_level=0.95,
+        n_jobs=None,
+        random_state=None,
+        verbose=0,
+    ):
+        self.estimators = estimators
+        self.scoring = scoring
+        self.cv = cv
+        self.test = test
+        self.reference = reference
+        self.rope = rope
+        self.confidence_level = confidence_level
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def _validate_params(self):
+        _validate_init_params(self)
+        self._check_names(list(self.estimators))
+
+    def _check_names(self, names):
+        if len(names) < 2:
+            raise ValueError(
+                f"estimators must name two or more models; got {len(names)} "
+                f"({names!r})."
+            )
+        if self.reference is not None and self.reference not in names:
+            raise ValueError(
+                f"reference={self.reference!r} is not one of the models {names!r}."
+            )
+
+    def _check_cv(self, y=None):
+        if self.cv is None:
+            return BlockRegularizedMx2CV(
+                n_repetitions=5, random_state=self.random_state
+            )
+        classifier = all(is_classifier(e) for e in self.estimators.values())
+        return check_cv(self.cv, y, classifier=classifier)
+
+    def get_metadata_routing(self):
+        """Get the metadata routing of this object.
+
+        Fit parameters such as ``sample_weight`` reach an estimator's ``fit``
+        and a scorer only if they request them, as in scikit-learn's
+        :func:`~sklearn.model_selection.cross_validate`; ``groups`` reaches
+        the splitter's ``split``.
+
+        Returns
+        -------
+        routing : MetadataRouter
+            A :class:`~sklearn.utils.metadata_routing.MetadataRouter`
+            encapsulating the routing information.
+        """
+        router = MetadataRouter(owner=self.__class__.__name__)
+        router.add(
+            splitter=self._check_cv(),
+            method_mapping=MethodMapping().add(caller="fit", callee="split"),
+        )
+        for k, estimator in enumerate(self.estimators.values()):
+            router.add(
+                **{f"estimator_{k}": estimator},
+                method_mapping=MethodMapping().add(caller="fit", callee="fit"),
+            )
+            router.add(
+                **{f"scorer_{k}": check_scoring(estimator, scoring=self.scoring)},
+                method_mapping=MethodMapping().add(caller="fit", callee="score"),
+            )
+        return router
+
+    @_validate_method(
+        {
+            "X": ["array-like"],
+            "y": ["array-like", None],
+            "groups": ["array-like", None],
+        },
+        prefer_skip_nested_validation=False,  # the estimators validate their own
+    )
+    def fit(self, X, y=None, groups=None, **params):
+        """Cross-validate every model on the same splits and test each pair.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input data, or anything the estimators accept.
+        y : array-like of shape (n_samples,), default=None
+            Target.
+        groups : array-like of shape (n_samples,), default=None
+            Group labels for the splitter.
+        **params : dict
+            Parameters of the estimators' ``fit`` and of the scorer, such as
+            ``sample_weight``. With metadata routing enabled
+            (``sklearn.set_config(enable_metadata_routing=True)``) each goes
+            only where it is requested, and an unrequested one raises
+            scikit-learn's error; without, they go to every ``fit``, as in
+            :func:`~sklearn.model_selection.cross_validate`.
+
+        Returns
+        -------
+        self : object
+            The fitted comparison.
+        """
+        X, y, groups = indexable(X, y, groups)
+        cv = self._check_cv(y)
+        if _routing_enabled():
+            routed = process_routing(self, "fit", groups=groups, **params)
+            split_params = routed.splitter.split
+        else:
+            split_params = {"groups": groups}
+        # the default splitter stratifies on class labels, not on a continuous y
+        continuous = y is not None and type_of_target(y) == "continuous"
+        y_split = None if self.cv is None and continuous else y
+        splits = [
+            (np.asarray(train), np.asarray(test))
+            for train, test in cv.split(X, y_split, **split_params)
+        ]
+        self._check_design(splits, len(X))
+
+        cv_results, scores = {}, {}
+        for k, (name, estimator) in enumerate(self.estimators.items(), start=1):
+            start = time.perf_counter()
+            cv_results[name] = cross_validate(
+                estimator,
+                X,
+                y,
+                cv=splits,
+                scoring=self.scoring,
+                params=params or None,
+                n_jobs=self.n_jobs,
+                verbose=max(self.verbose - 1, 0),
+                return_indices=True,
+                error_score="raise",
+            )
+            scores[name] = np.asarray(cv_results[name]["test_score"], dtype=float)
+            if self.verbose > 0:
+                print(
+                    f"[ModelComparison] {k}/{len(self.estimators)} {name!r}: "
+                    f"{len(splits)} fits in {time.perf_counter() - start:.1f} s, "
+                    f"mean score {scores[name].mean():.4f}",
+                    flush=True,
+                )
+        self.cv_results_ = cv_results
+        return self._test_scores(
+            scores,
+            _mean_size([tr for tr, _ in splits]),
+            _mean_size([te for _, te in splits]),
+            splits,
+        )
+
+    def _check_design(self, splits, n_samples):
+        """The m x 2 tests need complementary halves, in the splitter's order."""
+        if TESTS[self.test][1]:
+            _check_mx2_structure(splits, n_samples)
+
+    def _pairs(self, names):
+        if self.reference is None:
+            return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+        return [(self.reference, b) for b in names if b != self.reference]
+
+    def _test_scores(self, scores, n_train, n_test, splits):
+        """Record the scores and run the test of every pair."""
+        names = list(scores)
+        self.names_ = names
+        self.scores_ = scores
+        self.splits_ = splits
+        self.n_train_, self.n_test_ = n_train, n_test
+        self.pairs_ = self._pairs(names)
+        # inputs are validated once above; skip re-validating them per pair,
+        # and say once, not per pair, where the differences do not vary
+        with (
+            config_context(skip_parameter_validation=True),
+            warnings.catch_warnings(record=True) as caught,
+        ):
+            warnings.simplefilter("always")
+            self.results_ = {
+                (a, b): _run_test(
+                    self.test,
+                    scores[a],
+                    scores[b],
+                    n_train,
+                    n_test,
+                    self.rope,
+                    self.confidence_level,
+                )
+                for a, b in self.pairs_
+            }
+        if caught:
+            warnings.warn(
+                f"{len(caught)} of the {len(self.pairs_)} pairs have the same "
+                "difference on every split (often identical models, such as grid "
+                "candidates whose parameters do not matter); their statistic is "
+                "infinite or undefined, and their p-value 0 or NaN. Check "
+                "summary() for NaN rows.",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+        if TESTS[self.test][2]:
+            self.pvalues_holm_ = dict.fromkeys(self.pairs_)
+        else:
+            raw = np.array([self.results_[pair].pvalue for pair in self.pairs_])
+            adjusted = np.full(raw.shape, np.nan)
+            defined = ~np.isnan(raw)  # Holm over the pairs with a p-value
+            adjusted[defined] = holm(raw[defined])
+            self.pvalues_holm_ = dict(zip(self.pairs_, adjusted.tolist(), strict=True))
+        return self
+
+    @classmethod
+    def _from_scores(cls, scores, n_train, n_test, params, splits=None):
+        """A comparison fitted on given scores; ``splits`` checked if known."""
+        params = {"scoring": None, **params}
+        if "estimators" in params:
+            raise TypeError(
+                "estimators come from the scores; pass only the other parameters "
+                "of ModelComparison."
+            )
+        comparison = cls(dict.fromkeys(scores), **params)
+        _validate_init_params(comparison)
+        names = list(scores)
+        comparison._check_names(names)
+        for name in names:  # finite 1-D scores, all of the first one's length
+            _check_model_scores(scores[names[0]], scores[name], name)
+        n_splits = len(scores[names[0]])
+        if splits is not None:
+            n_samples = int(max(np.max(np.concatenate(s)) for s in splits)) + 1
+            comparison._check_design(splits, n_samples)
+        elif TESTS[comparison.test][1] and n_splits % 2:
+            raise ValueError(
+                f"test={comparison.test!r} needs the 2m splits of an m x 2 CV; "
+                f"the scores have {n_splits} splits."
+            )
+        comparison.cv_results_ = None
+        return comparison._test_scores(scores, n_train, n_test, splits)
+
+    @classmethod
+    @validate_params(
+        {"results": [dict], "scoring": [str, None]},
+        prefer_skip_nested_validation=False,
+    )
+    def from_cross_validate(cls, results, *, scoring=None, **params):
+        """Test the models of several ``cross_validate`` results, with no refit.
+
+        Parameters
+        ----------
+        results : dict of str to dict
+            Each model's ``cross_validate(..., return_indices=True)`` result,
+            all on the same splits (the same ``cv`` object with a fixed seed).
+        scoring : str, default=None
+            Which scores to compare when the results hold several
+            (``test_<scoring>``); None uses ``test_score``.
+        **params : dict
+            Other parameters of :class:`ModelComparison` (``test``,
+            ``reference``, ``rope``, ``confidence_level``).
+
+        Returns
+        -------
+        comparison : ModelComparison
+            A fitted comparison; ``estimators`` maps each name to None.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_diabetes
+        >>> from sklearn.linear_model import Ridge
+        >>> from sklearn.model_selection import cross_validate
+        >>> from sklearn.tree import DecisionTreeRegressor
+        >>> from sklearn_faithful.comparison import ModelComparison
+        >>> from sklearn_faithful.model_selection import BlockRegularizedMx2CV
+        >>> X, y = load_diabetes(return_X_y=True)
+        >>> cv = list(BlockRegularizedMx2CV(5, random_state=0).split(X))
+        >>> models = {"ridge": Ridge(),
+        ...           "tree": DecisionTreeRegressor(max_depth=3, random_state=0)}
+        >>> res = {name: cross_validate(est, X, y, cv=cv, scoring="r2",
+        ...                             return_indices=True)
+        ...        for name, est in models.items()}
+        >>> comp = ModelComparison.from_cross_validate(res, test="bcv-t")
+        >>> comp.summary()["decide"]
+        ['B worse']
+        """
+        names = list(results)
+        for name in names:
+            if not isinstance(results[name], dict) or "indices" not in results[name]:
+                raise ValueError(
+                    f"results[{name!r}] has no 'indices'; run cross_validate(..., "
+                    "return_indices=True) so that the splits can be checked."
+                )
+        split_lists = {
+            name: [
+                (np.asarray(tr), np.asarray(te))
+                for tr, te in zip(
+                    results[name]["indices"]["train"],
+                    results[name]["indices"]["test"],
+                    strict=True,
+                )
+            ]
+            for name in names
+        }
+        if not names:
+            raise ValueError("results must hold two or more cross_validate results.")
+        splits = split_lists[names[0]]
+        for name in names[1:]:
+            _check_same_splits(
+                splits,
+                split_lists[name],
+                f"results[{names[0]!r}]",
+                f"results[{name!r}]",
+            )
+        scores = {}
+        for name in names:
+            key = _score_key(results[name], scoring, f"results[{name!r}]", "test_")
+            scores[name] = np.asarray(results[name][f"test_{key}"], dtype=float)
+        return cls._from_scores(
+            scores,
+            _mean_size([tr for tr, _ in splits]),
+            _mean_size([te for _, te in splits]),
+            {"scoring": scoring, **params},
+            splits,
+        )
+
+    @classmethod
+    @validate_params(
+        {
+            "cv_results": [dict],
+            "n_train": [Interval(Real, 0, None, closed="neither")],
+            "n_test": [Interval(Real, 0, None, closed="neither")],
+            "scoring": [str, None],
+            "reference": [str, None],
+        },
+        prefer_skip_nested_validation=False,
+    )
+    def from_cv_results(
+        cls, cv_results, *, n_train, n_test, scoring=None, reference="best", **params
+    ):
+        """Test the candidates of a fitted grid or randomized search, no refit.
+
+        Each candidate's per-split test scores (``split<k>_test_<scoring>``)
+        become a model named by its parameters.
+
+        Parameters
+        ----------
+        cv_results : dict
+            The ``cv_results_`` of a fitted
+            :class:`~sklearn.model_selection.GridSearchCV` or
+            :class:`~sklearn.model_selection.RandomizedSearchCV`.
+        n_train : int
+            Number of training samples of a split (the search does not keep
+            its splits); for ``KFold(k)`` on n samples, ``n - n // k``.
+        n_test : int
+            Number of test samples of a split, ``n // k`` for ``KFold(k)``.
+        scoring : str, default=None
+            Which score to compare when the search used several; None uses
+            ``split<k>_test_score``.
+        reference : str or None, default="best"
+            ``"best"`` tests each candidate against the best-ranked one (the
+            search's ``rank_test_<scoring>`` of 1), a candidate's name
+            against that one, and None every pair (k (k - 1) / 2 tests).
+        **params : dict
+            Other parameters of :class:`ModelComparison` (``test``, ``rope``,
+            ``confidence_level``).
+
+        Returns
+        -------
+        comparison : ModelComparison
+            A fitted comparison; ``estimators`` maps each name to None.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_breast_cancer
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from sklearn.model_selection import GridSearchCV, RepeatedStratifiedKFold
+        >>> from sklearn.pipeline import make_pipeline
+        >>> from sklearn.preprocessing import StandardScaler
+        >>> from sklearn_faithful.comparison import ModelComparison
+        >>> X, y = load_breast_cancer(return_X_y=True)
+        >>> cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=2, random_state=0)
+        >>> search = GridSearchCV(
+        ...     make_pipeline(StandardScaler(), LogisticRegression()),
+        ...     {"logisticregression__C": [0.01, 0.1, 1.0]}, cv=cv, scoring="roc_auc",
+        ... ).fit(X, y)
+        >>> comp = ModelComparison.from_cv_results(
+        ...     search.cv_results_, n_train=len(y) - len(y) // 5, n_test=len(y) // 5)
+        >>> comp.summary()["model_a"][0]  # the best candidate is the reference
+        'logisticregression__C=0.1'
+        """
+        if "params" not in cv_results:
+            raise ValueError(
+                "cv_results must be the cv_results_ of a fitted GridSearchCV or "
+                "RandomizedSearchCV, with 'params' and 'split<k>_test_<score>'."
+            )
+        key = _score_key(cv_results, scoring, "cv_results", "mean_test_")
+        n_splits = 0
+        while f"split{n_splits}_test_{key}" in cv_results:
+            n_splits += 1
+        table = np.column_stack(
+            [cv_results[f"split{k}_test_{key}"] for k in range(n_splits)]
+        ).astype(float)
+        names = [_candidate_name(p) for p in cv_results["params"]]
+        if reference == "best":
+            rank = np.asarray(cv_results[f"rank_test_{key}"])
+            reference = names[int(np.argmin(rank))]
+        scores = dict(zip(names, table, strict=True))
+        params = {"reference": reference, "scoring": scoring, **params}
+        return cls._from_scores(scores, int(round(n_train)), int(round(n_test)), params)
+
+    @classmethod
+    @validate_params(
+        {
+            "scores": [dict, "array-like"],
+            "n_train": [Interval(Real, 0, None, closed="neither")],
+            "n_test": [Interval(Real, 0, None, closed="neither")],
+        },
+        prefer_skip_nested_validation=False,
+    )
+    def from_scores(cls, scores, n_train, n_test, **params):
+        """Test models from their per-split scores.
+
+        Parameters
+        ----------
+        scores : dict of str to array-like of shape (n_splits,), or DataFrame
+            Each model's score on each split, all on the same splits in the
+            splitter's order (for m x 2 designs, splits ``2i`` and ``2i + 1``
+            are the two halves of repetition ``i``); a DataFrame has one
+            column per model.
+        n_train : int
+            Number of training samples of a split.
+        n_test : int
+            Number of test samples of a split.
+        **params : dict
+            Other parameters of :class:`ModelComparison` (``test``,
+            ``reference``, ``rope``, ``confidence_level``).
+
+        Returns
+        -------
+        comparison : ModelComparison
+            A fitted comparison; ``estimators`` maps each name to None.
+
+        Examples
+        --------
+        >>> from sklearn_faithful.comparison import ModelComparison
+        >>> scores = {"a": [0.81, 0.79, 0.84, 0.80, 0.82, 0.78],
+        ...           "b": [0.84, 0.80, 0.86, 0.83, 0.83, 0.81]}
+        >>> comp = ModelComparison.from_scores(scores, n_train=50, n_test=50,
+        ...                                    test="bayesian", rope=0.01)
+        >>> res = comp.results_[("a", "b")]
+        >>> round(res.p_better, 3)
+        0.839
+        """
+        if hasattr(scores, "columns"):  # a DataFrame: one column per model
+            scores = {str(c): np.asarray(scores[c]) for c in scores.columns}
+        elif not isinstance(scores, dict):
+            raise ValueError(
+                "scores must be a dict of model name to per-split scores, or a "
+                f"DataFrame with one column per model; got {type(scores).__name__}."
+            )
+        scores = {name: np.asarray(s) for name, s in scores.items()}
+        return cls._from_scores(scores, int(round(n_train)), int(round(n_test)), params)
+
+    @validate_params({"as_frame": ["boolean"]}, prefer_skip_nested_validation=True)
+    def summary(self, as_frame=False):
+        """Table of the test of each pair: means, difference, interval, decision.
+
+        Parameters
+        ----------
+        as_frame : bool, default=False
+            Return a pandas DataFrame (needs pandas) instead of a dict of
+            columns.
+
+        Returns
+        -------
+        table : dict of str to list, or pandas.DataFrame
+            One row per pair ``(A, B)``: ``model_a``, ``model_b``, ``mean_a``,
+            ``mean_b``, ``difference`` (mean of B - A over the splits),
+            ``low`` and ``high`` (its interval at ``confidence_level``; NaN
+            for the F-test, which has none), then for the frequentist tests
+            ``statistic``, ``df``, ``pvalue`` and ``pvalue_holm``, for the
+            Bayesian test ``p_worse``, ``p_equivalent`` and ``p_better``, and
+            ``decide``: ``"B better"``, ``"B worse"``, ``"equivalent"`` or
+            ``"undecided"``.
+        """
+        check_is_fitted(self, "results_")
+        bayesian = TESTS[self.test][2]
+        names = ["model_a", "model_b", "mean_a", "mean_b", "difference", "low", "high"]
+        names += (
+            ["p_worse", "p_equivalent", "p_better"]
+            if bayesian
+            else ["statistic", "df", "pvalue", "pvalue_holm"]
+        )
+        cols = {name: [] for name in [*names, "decide"]}
+        for pair in self.pairs_:
+            for key, value in self._row(pair).items():
+                cols[key].append(value)
+        if not as_frame:
+            return cols
+        try:
+            import pandas as pd
+        except ImportError as exc:  # pragma: no cover
+            raise ImportError(
+                "summary(as_frame=True) requires pandas: pip install pandas"
+            ) from exc
+        return pd.DataFrame(cols)
+
+    def _row(self, pair):
+        a, b = pair
+        res = self.results_[pair]
+        row = dict(
+            model_a=a,
+            model_b=b,
+            mean_a=float(self.scores_[a].mean()),
+            mean_b=float(self.scores_[b].mean()),
+            difference=float((self.scores_[b] - self.scores_[a]).mean()),
+        )
+        if TESTS[self.test][2]:
+            low, high = res.credible_interval(self.confidence_level)
+            row.update(low=low, high=high)
+            row.update(
+                p_worse=res.p_worse,
+                p_equivalent=res.p_equivalent,
+                p_better=res.p_better,
+                decide=res.decide(self.confidence_level),
+            )
+            return row
+        if self.test == "5x2cv-f":
+            low = high = float("nan")
+            df = float("nan")
+        else:
+            low, high = res.confidence_interval(self.confidence_level)
+            df = res.df
+        p_holm = self.pvalues_holm_[pair]
+        if p_holm <= 1 - self.confidence_level:  # False for NaN
+            decide = "B better" if row["difference"] > 0 else "B worse"
+        else:
+            decide = "undecided"
+        row.update(
+            low=low,
+            high=high,
+            statistic=res.statistic,
+            df=df,
+            pvalue=res.pvalue,
+            pvalue_holm=p_holm,
+            decide=decide,
+        )
+        return row
+
+    def __str__(self):
+        if not hasattr(self, "results_"):
+            return self.__repr__()
+        table = self.summary()
+        bayesian = TESTS[self.test][2]
+        family = "" if bayesian or len(self.pairs_) == 1 else ", Holm-adjusted p-values"
+        lines = [
+            f"{TESTS[self.test][0].__name__} ({self.test!r}) on "
+            f"{len(next(iter(self.scores_.values())))} splits, n_train="
+            f"{self.n_train_}, n_test={self.n_test_}{family}",
+            "",
+        ]
+        width = max(len(n) for n in self.names_)
+        level = f"{100 * self.confidence_level:g}% interval"
+        last = "P(B worse/equiv./better)" if bayesian else "p (Holm)"
+        lines.append(
+            f"{'B':<{width}} - {'A':<{width}} {'B - A':>8} {level:>20} "
+            f"{last:>24}  decide"
+        )
+        for k, pair in enumerate(self.pairs_):
+            a, b = pair
+            low, high = table["low"][k], table["high"][k]
+            interval = f"[{low:+.4f}, {high:+.4f}]" if np.isfinite(low) else "n/a"
+            if bayesian:
+                probs = (
+                    f"{table['p_worse'][k]:.3f}/{table['p_equivalent'][k]:.3f}/"
+                    f"{table['p_better'][k]:.3f}"
+                )
+            else:
+                probs = f"{table['pvalue_holm'][k]:.4g}"
+            lines.append(
+                f"{b:<{width}} - {a:<{width}} {table['difference'][k]:+8.4f} "
+                f"{interval:>20} {probs:>24}  {table['decide'][k]}"
+            )
+        return "\n".join(lines)
+
+    @validate_params(
+        {"ax": "no_validation", "labels": [dict, None]},
+        prefer_skip_nested_validation=True,
+    )
+    def plot(self, ax=None, *, labels=None):
+        """Plot each pair's difference B - A with its interval and the rope.
+
+        One row per pair: the mean difference, its confidence interval (the
+        t-interval of the frequentist tests) or, for the Bayesian test, the
+        posterior density of the difference shaded inside its credible
+        interval; the grey band is ``+/-rope`` and the dashed line 0.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None creates a figure.
+        labels : dict of str to str, default=None
+            Display names of the models; None uses the names.
+
+        Returns
+        -------
+        ax : matplotlib Axes
+        """
+        check_is_fitted(self, "results_")
+        plt = check_matplotlib("ModelComparison.plot")
+        if ax is None:
+            _, ax = plt.subplots(
+                figsize=(6.4, 1.2 + 0.45 * len(self.pairs_)), layout="constrained"
+            )
+        labels = labels or {}
+        table = self.summary()
+        bayesian = TESTS[self.test][2]
+        rows = np.arange(len(self.pairs_))[::-1]
+        for k, (pair, y0) in enumerate(zip(self.pairs_, rows, strict=True)):
+            low, high = table["low"][k], table["high"][k]
+            if bayesian:
+                post = self.results_[pair].posterior
+                grid = np.linspace(*post.ppf([0.001, 0.999]), 200)
+                dens = post.pdf(grid)
+                dens = 0.4 * dens / dens.max()
+                inside = (grid >= low) & (grid <= high)
+                ax.fill_between(
+                    grid, y0, y0 + dens, where=inside, color="C0", alpha=0.35, lw=0
+                )
+                ax.plot(grid, y0 + dens, color="C0", lw=1)
+            elif np.isfinite(low):
+                ax.plot([low, high], [y0, y0], color="C0", lw=2)
+            ax.plot(table["difference"][k], y0, "o", color="C0")
+        if self.rope > 0:
+            _draw_rope(ax, -self.rope, self.rope, f"rope +/-{self.rope:g}")
+            ax.legend(loc="lower right", fontsize="small")
+        ax.axvline(0, color="0.3", ls="--", lw=1)
+        ax.set_yticks(
+            rows,
+            [f"{labels.get(b, b)} - {labels.get(a, a)}" for a, b in self.pairs_],
+        )
+        ax.set_ylim(-0.6, len(self.pairs_) - 0.3)
+        what = "posterior" if bayesian else "interval"
+        ax.set_xlabel(
+            f"difference in {self.scoring or 'score'} "
+            f"({100 * self.confidence_level:g}% {what})"
+        )
+        ax.set_title(f"ModelComparison, test={self.test!r}")
+        return ax
+
+
+def _check_model_scores(scores_a, scores_b, name):
+    """Validate one model's scores against the first's (length, finiteness)."""
+    try:
+        _check_split_scores(scores_a, scores_b)
+    except ValueError as exc:
+        raise ValueError(
+            f"scores of model {name!r}: " + str(exc).replace("scores_b", name)
+        ) from exc

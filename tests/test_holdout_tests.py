@@ -1,0 +1,284 @@
+"""McNemar's and Cochran's Q tests, checked against statsmodels and mlxtend."""
+
+import math
+
+import numpy as np
+import pytest
+
+from sklearn_faithful.comparison._holdout_tests import (
+    CochransQTestResult,
+    McNemarTestResult,
+    cochrans_q_test,
+    mcnemar_test,
+)
+from sklearn_faithful.utils._compat import InvalidParameterError
+
+mlxtend_evaluate = pytest.importorskip("mlxtend.evaluate")
+contingency_tables = pytest.importorskip("statsmodels.stats.contingency_tables")
+
+
+def _predictions(n_both, n_a_only, n_b_only, n_neither):
+    """y_true and two classifiers' labels with the given 2 x 2 table."""
+    y = np.ones(n_both + n_a_only + n_b_only + n_neither, dtype=int)
+    a = np.concatenate(
+        [np.ones(n_both + n_a_only), np.zeros(n_b_only + n_neither)]
+    ).astype(int)
+    b = np.concatenate(
+        [np.ones(n_both), np.zeros(n_a_only), np.ones(n_b_only), np.zeros(n_neither)]
+    ).astype(int)
+    return y, a, b
+
+
+TABLES = [
+    (10, 2, 10, 3),
+    (50, 7, 3, 1),
+    (0, 1, 0, 0),
+    (5, 0, 6, 2),
+    (100, 31, 45, 20),
+    (3, 12, 4, 9),
+    (80, 200, 180, 5),
+]
+
+
+# --- McNemar -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_mcnemar_exact_equals_statsmodels(table):
+    y, a, b = _predictions(*table)
+    res = mcnemar_test(y, a, b)
+    ref = contingency_tables.mcnemar(
+        [[table[0], table[1]], [table[2], table[3]]], exact=True
+    )
+    assert (res.n_a_only, res.n_b_only) == (table[1], table[2])
+    assert res.statistic == pytest.approx(float(ref.statistic), abs=0)
+    assert res.pvalue == pytest.approx(float(ref.pvalue), rel=1e-12)
+    assert isinstance(res.pvalue, float) and isinstance(res.statistic, float)
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_mcnemar_asymptotic_equals_statsmodels(table):
+    y, a, b = _predictions(*table)
+    res = mcnemar_test(y, a, b, method="asymptotic")
+    ref = contingency_tables.mcnemar(
+        [[table[0], table[1]], [table[2], table[3]]], exact=False, correction=True
+    )
+    assert res.statistic == pytest.approx(float(ref.statistic), rel=1e-12)
+    assert res.pvalue == pytest.approx(float(ref.pvalue), rel=1e-12)
+
+
+def test_mcnemar_asymptotic_correction_stops_at_zero():
+    # b = c: statsmodels gives (0 - 1)^2 / (b + c) = 1/8; the correction
+    # stops at 0, as scipy's Yates correction does (documented departure)
+    y, a, b = _predictions(10, 4, 4, 2)
+    res = mcnemar_test(y, a, b, method="asymptotic")
+    ref = contingency_tables.mcnemar([[10, 4], [4, 2]], exact=False)
+    assert float(ref.statistic) == pytest.approx(1 / 8)
+    assert (res.statistic, res.pvalue) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    "b, c, expected",
+    [
+        # P(X = k) for X ~ Binomial(12, 1/2) is C(12, k) / 4096;
+        # mid-p = 2 P(X <= 2) - P(X = 2) = (2 (1 + 12 + 66) - 66) / 4096
+        (2, 10, (2 * (1 + 12 + 66) - 66) / 4096),
+        (10, 2, (2 * (1 + 12 + 66) - 66) / 4096),
+        # n = 5, m = 0: 2 P(X = 0) - P(X = 0) = 1/32
+        (0, 5, 1 / 32),
+        # b = c: 2 P(X <= b) - P(X = b) = 1 by symmetry
+        (5, 5, 1.0),
+    ],
+)
+def test_mcnemar_mid_p_by_hand(b, c, expected):
+    y, pred_a, pred_b = _predictions(7, b, c, 3)
+    res = mcnemar_test(y, pred_a, pred_b, method="mid-p")
+    assert res.pvalue == pytest.approx(expected, rel=1e-12)
+    assert res.statistic == min(b, c)
+
+
+def test_mcnemar_mid_p_is_exact_minus_point_probability():
+    for b, c in [(1, 9), (3, 8), (20, 35), (40, 12)]:
+        y, pred_a, pred_b = _predictions(0, b, c, 0)
+        exact = mcnemar_test(y, pred_a, pred_b).pvalue
+        mid = mcnemar_test(y, pred_a, pred_b, method="mid-p").pvalue
+        n, m = b + c, min(b, c)
+        point = math.comb(n, m) / 2**n
+        assert mid == pytest.approx(exact - point, rel=1e-10)
+        assert mid < exact
+
+
+@pytest.mark.parametrize("method", ["exact", "mid-p", "asymptotic"])
+def test_mcnemar_without_discordant_items(method):
+    y, a, b = _predictions(8, 0, 0, 3)
+    res = mcnemar_test(y, a, b, method=method)
+    assert (res.statistic, res.pvalue) == (0.0, 1.0)
+    assert (res.n_a_only, res.n_b_only, res.n_samples) == (0, 0, 11)
+
+
+def test_mcnemar_swapping_the_classifiers_swaps_the_counts():
+    y, a, b = _predictions(10, 3, 9, 2)
+    for method in ("exact", "mid-p", "asymptotic"):
+        ab, ba = (
+            mcnemar_test(y, a, b, method=method),
+            mcnemar_test(y, b, a, method=method),
+        )
+        assert (ab.n_a_only, ab.n_b_only) == (ba.n_b_only, ba.n_a_only)
+        assert ab.pvalue == ba.pvalue
+
+
+def test_mcnemar_label_types_give_the_same_result():
+    y, a, b = _predictions(10, 3, 9, 2)
+    expected = mcnemar_test(y, a, b)
+    as_str = np.array(["no", "yes"])
+    variants = [
+        (y.astype(np.int8), a.astype(np.int8), b.astype(np.int8)),
+        (y.astype(bool), a.astype(bool), b.astype(bool)),
+        (as_str[y], as_str[a], as_str[b]),
+        (as_str[y].astype(object), as_str[a].astype(object), as_str[b].astype(object)),
+        (y.tolist(), a.tolist(), b.tolist()),
+        (y.astype(object), a.astype(object), b.astype(object)),
+    ]
+    for args in variants:
+        assert mcnemar_test(*args) == expected
+
+
+def test_mcnemar_multiclass_labels():
+    y = np.array([0, 1, 2, 2, 1, 0, 2, 1])
+    a = np.array([0, 1, 2, 0, 1, 1, 2, 1])  # wrong on items 3, 5
+    b = np.array([0, 2, 2, 2, 0, 0, 2, 0])  # wrong on items 1, 4, 7
+    res = mcnemar_test(y, a, b)
+    assert (res.n_a_only, res.n_b_only) == (3, 2)
+
+
+def test_mcnemar_does_not_modify_its_inputs():
+    y, a, b = _predictions(10, 3, 9, 2)
+    copies = [y.copy(), a.copy(), b.copy()]
+    mcnemar_test(y, a, b, method="asymptotic")
+    for arr, copy in zip((y, a, b), copies, strict=True):
+        np.testing.assert_array_equal(arr, copy)
+
+
+def test_mcnemar_input_errors():
+    y, a, b = _predictions(10, 3, 9, 2)
+    with pytest.raises(ValueError, match=r"y_pred_b has 23 samples but y_true has 24"):
+        mcnemar_test(y, a, b[:-1])
+    with pytest.raises(ValueError, match=r"y_pred_a has 25 samples but y_true has 24"):
+        mcnemar_test(y, np.append(a, 1), b)
+    with pytest.raises(ValueError, match="y_pred_a holds labels of dtype"):
+        mcnemar_test(y, a.astype(str), b)
+    with pytest.raises(ValueError, match="y_pred_b must be a 1-D"):
+        mcnemar_test(y, a, np.ones((24, 2)))
+    with pytest.raises(ValueError, match="y_true is empty"):
+        mcnemar_test([], [], [])
+    with pytest.raises(InvalidParameterError, match="'method' parameter"):
+        mcnemar_test(y, a, b, method="midp")
+
+
+def test_mcnemar_result_and_summary():
+    y, a, b = _predictions(10, 2, 10, 3)
+    res = mcnemar_test(y, a, b)
+    assert isinstance(res, McNemarTestResult)
+    assert res.method == "exact"
+    with pytest.raises(AttributeError):
+        res.pvalue = 0.5  # frozen
+    text = res.summary()
+    assert "A right and B wrong on 2" in text and "A wrong and B right on 10" in text
+
+
+# --- Cochran's Q -------------------------------------------------------------
+
+
+def _random_classifiers(rng, n, k, accuracies):
+    y = rng.integers(0, 3, size=n)
+    preds = []
+    for acc in accuracies[:k]:
+        wrong = rng.random(n) > acc
+        preds.append(np.where(wrong, (y + 1) % 3, y))
+    return y, preds
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 6])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_cochrans_q_equals_mlxtend(k, seed):
+    rng = np.random.default_rng(seed)
+    y, preds = _random_classifiers(rng, 60, k, [0.7, 0.8, 0.75, 0.6, 0.9, 0.85])
+    res = cochrans_q_test(y, preds)
+    q, p = mlxtend_evaluate.cochrans_q(y, *preds)
+    assert res.statistic == pytest.approx(float(q), rel=1e-12)
+    assert res.pvalue == pytest.approx(float(p), rel=1e-12)
+    assert res.df == k - 1
+    np.testing.assert_array_equal(res.n_correct, [np.sum(p == y) for p in preds])
+
+
+def test_cochrans_q_for_two_is_mcnemar_without_correction():
+    y, a, b = _predictions(30, 4, 11, 5)
+    res = cochrans_q_test(y, [a, b])
+    ref = contingency_tables.mcnemar([[30, 4], [11, 5]], exact=False, correction=False)
+    assert res.statistic == pytest.approx(float(ref.statistic), rel=1e-12)
+    assert res.pvalue == pytest.approx(float(ref.pvalue), rel=1e-12)
+
+
+def test_cochrans_q_dict_list_and_dataframe_agree():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(3)
+    y, preds = _random_classifiers(rng, 40, 3, [0.7, 0.8, 0.9])
+    named = dict(zip(["tree", "forest", "svm"], preds, strict=True))
+    by_dict = cochrans_q_test(y, named)
+    by_list = cochrans_q_test(y, preds)
+    by_frame = cochrans_q_test(y, pd.DataFrame(named))
+    assert by_dict.names == by_frame.names == ("tree", "forest", "svm")
+    assert by_list.names == ("classifier 0", "classifier 1", "classifier 2")
+    for other in (by_list, by_frame):
+        assert other.statistic == by_dict.statistic
+        assert other.pvalue == by_dict.pvalue
+    assert "tree" in by_dict.summary()
+
+
+def test_cochrans_q_degenerate_items():
+    # every item right for all classifiers or wrong for all: Q = 0/0
+    y = np.array(["a", "b", "c", "a", "b"])
+    same = np.array(["a", "b", "a", "a", "c"])
+    res = cochrans_q_test(y, {"x": same, "y": same.copy(), "z": same.copy()})
+    assert (res.statistic, res.pvalue) == (0.0, 1.0)
+
+
+def test_cochrans_q_label_types_give_the_same_result():
+    rng = np.random.default_rng(5)
+    y, preds = _random_classifiers(rng, 50, 3, [0.6, 0.8, 0.7])
+    expected = cochrans_q_test(y, preds)
+    names = np.array(["cat", "dog", "emu"])
+    for conv in (
+        lambda v: v.astype(np.int8),
+        lambda v: names[v],
+        lambda v: names[v].astype(object),
+        lambda v: v.tolist(),
+    ):
+        res = cochrans_q_test(conv(y), [conv(p) for p in preds])
+        assert res.statistic == expected.statistic and res.pvalue == expected.pvalue
+
+
+def test_cochrans_q_input_errors():
+    y = np.array([0, 1, 1, 0, 1])
+    with pytest.raises(ValueError, match=r"1 classifier\(s\).*at least 2"):
+        cochrans_q_test(y, [y])
+    with pytest.raises(
+        ValueError, match=r"y_preds\['forest'\] has 4 samples but y_true has 5"
+    ):
+        cochrans_q_test(y, {"tree": y, "forest": y[:4]})
+    with pytest.raises(ValueError, match=r"y_preds\['forest'\] holds labels of dtype"):
+        cochrans_q_test(y, {"tree": y, "forest": y.astype(str)})
+    with pytest.raises(InvalidParameterError, match="'y_preds' parameter"):
+        cochrans_q_test(y, 3)
+    with pytest.raises(ValueError, match=r"y_preds\[1\] has 4 samples"):
+        cochrans_q_test(y, [y, y[:4]])
+
+
+def test_cochrans_q_does_not_modify_its_inputs():
+    rng = np.random.default_rng(7)
+    y, preds = _random_classifiers(rng, 30, 3, [0.6, 0.8, 0.7])
+    copies = [y.copy()] + [p.copy() for p in preds]
+    res = cochrans_q_test(y, preds)
+    for arr, copy in zip([y, *preds], copies, strict=True):
+        np.testing.assert_array_equal(arr, copy)
+    assert isinstance(res, CochransQTestResult)

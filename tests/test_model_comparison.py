@@ -1,0 +1,286 @@
+"""ModelComparison: several models on any score, from fits or from results."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from sklearn import config_context  # noqa: E402
+from sklearn.datasets import make_classification, make_regression  # noqa: E402
+from sklearn.exceptions import UnsetMetadataPassedError  # noqa: E402
+from sklearn.linear_model import LogisticRegression, Ridge  # noqa: E402
+from sklearn.metrics import accuracy_score, make_scorer  # noqa: E402
+from sklearn.model_selection import (  # noqa: E402
+    GridSearchCV,
+    KFold,
+    cross_validate,
+)
+from sklearn.naive_bayes import GaussianNB  # noqa: E402
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor  # noqa: E402
+
+from sklearn_faithful.comparison import (  # noqa: E402
+    ModelComparison,
+    bayesian_correlated_ttest,
+    blocked_mx2cv_ttest,
+    corrected_resampled_ttest,
+)
+from sklearn_faithful.utils._multitest import holm  # noqa: E402
+
+TESTS = ["corrected-t", "5x2cv-t", "5x2cv-f", "bcv-t", "bayesian"]
+
+
+@pytest.fixture(scope="module")
+def data():
+    return make_classification(n_samples=200, n_features=8, random_state=0)
+
+
+def _models():
+    return {
+        "nb": GaussianNB(),
+        "tree": DecisionTreeClassifier(max_depth=3, random_state=0),
+        "logreg": LogisticRegression(max_iter=1000),
+    }
+
+
+@pytest.mark.parametrize("test", TESTS)
+def test_fit_equals_from_cross_validate_and_the_functions(data, test):
+    X, y = data
+    comp = ModelComparison(
+        _models(), scoring="roc_auc", test=test, random_state=0, rope=0.01
+    ).fit(X, y)
+    assert comp.pairs_ == [("nb", "tree"), ("nb", "logreg"), ("tree", "logreg")]
+    assert comp.n_train_ == comp.n_test_ == 100
+    splits = comp.splits_
+    results = {
+        name: cross_validate(
+            est, X, y, cv=splits, scoring="roc_auc", return_indices=True
+        )
+        for name, est in _models().items()
+    }
+    built = ModelComparison.from_cross_validate(results, test=test, rope=0.01)
+    np.testing.assert_equal(built.summary(), comp.summary())
+    a, b = comp.scores_["nb"], comp.scores_["logreg"]
+    if test == "corrected-t":
+        ref = corrected_resampled_ttest(a, b, n_train=100, n_test=100)
+        assert comp.results_[("nb", "logreg")].pvalue == ref.pvalue
+    elif test == "bcv-t":
+        assert comp.results_[("nb", "logreg")] == blocked_mx2cv_ttest(a, b)
+    elif test == "bayesian":
+        ref = bayesian_correlated_ttest(a, b, n_train=100, n_test=100, rope=0.01)
+        assert comp.results_[("nb", "logreg")].p_better == ref.p_better
+    if test != "bayesian":
+        raw = [comp.results_[p].pvalue for p in comp.pairs_]
+        assert list(comp.pvalues_holm_.values()) == holm(raw).tolist()
+
+
+def test_holm_against_statsmodels(data):
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    X, y = data
+    comp = ModelComparison(_models(), scoring="accuracy", random_state=1).fit(X, y)
+    raw = [comp.results_[p].pvalue for p in comp.pairs_]
+    expected = multitest.multipletests(raw, method="holm")[1]
+    np.testing.assert_allclose(comp.summary()["pvalue_holm"], expected)
+
+
+def test_reference_tests_each_model_against_it(data):
+    X, y = data
+    comp = ModelComparison(
+        _models(), scoring="accuracy", reference="tree", random_state=0
+    ).fit(X, y)
+    assert comp.pairs_ == [("tree", "nb"), ("tree", "logreg")]
+    table = comp.summary()
+    assert table["model_a"] == ["tree", "tree"]
+    diff = comp.scores_["logreg"] - comp.scores_["tree"]
+    assert table["difference"][1] == pytest.approx(diff.mean())
+
+
+def test_regressors_on_a_continuous_target():
+    X, y = make_regression(n_samples=160, n_features=5, noise=20.0, random_state=0)
+    comp = ModelComparison(
+        {"ridge": Ridge(), "tree": DecisionTreeRegressor(max_depth=2, random_state=0)},
+        scoring="neg_root_mean_squared_error",
+        test="bayesian",
+        rope=1.0,
+        random_state=0,
+    ).fit(X, y)
+    row = comp.summary(as_frame=True).iloc[0]
+    assert row["difference"] < 0 and row["decide"] == "B worse"
+    assert "rope" in str(comp) or "P(B worse" in str(comp)
+
+
+def test_from_cv_results_of_a_grid_search(data):
+    X, y = data
+    cv = KFold(5, shuffle=True, random_state=0)
+    search = GridSearchCV(
+        DecisionTreeClassifier(random_state=0),
+        {"max_depth": [1, 2, 4], "min_samples_leaf": [1, 10]},
+        cv=cv,
+        scoring="roc_auc",
+    ).fit(X, y)
+    comp = ModelComparison.from_cv_results(search.cv_results_, n_train=160, n_test=40)
+    best = "max_depth={!r}, min_samples_leaf={!r}".format(
+        search.best_params_["max_depth"], search.best_params_["min_samples_leaf"]
+    )
+    assert comp.reference == best and len(comp.pairs_) == 5
+    assert all(a == best for a, _ in comp.pairs_)
+    # the same as the per-split columns given to from_scores
+    cols = {
+        name: [search.cv_results_[f"split{k}_test_score"][i] for k in range(5)]
+        for i, name in enumerate(comp.names_)
+    }
+    again = ModelComparison.from_scores(cols, 160, 40, reference=best)
+    assert again.summary() == comp.summary()
+    # max_depth=1 makes min_samples_leaf irrelevant: two identical candidates
+    with pytest.warns(RuntimeWarning, match="1 of the 15 pairs have the same"):
+        every = ModelComparison.from_cv_results(
+            search.cv_results_, n_train=160, n_test=40, reference=None
+        )
+    assert len(every.pairs_) == 15
+    table = every.summary()
+    k = int(np.flatnonzero(np.isnan(table["pvalue"]))[0])
+    assert np.isnan(table["pvalue_holm"][k]) and table["decide"][k] == "undecided"
+
+
+def test_multimetric_results_need_scoring(data):
+    X, y = data
+    kw = dict(cv=KFold(4), scoring=["accuracy", "roc_auc"], return_indices=True)
+    res = {name: cross_validate(est, X, y, **kw) for name, est in _models().items()}
+    with pytest.raises(ValueError, match=r"\['accuracy', 'roc_auc'\]; pass scoring"):
+        ModelComparison.from_cross_validate(res)
+    comp = ModelComparison.from_cross_validate(res, scoring="roc_auc")
+    assert comp.scoring == "roc_auc"
+    search = GridSearchCV(
+        GaussianNB(),
+        {"var_smoothing": [1e-9, 1e-3]},
+        cv=KFold(4),
+        scoring=["accuracy", "roc_auc"],
+        refit="roc_auc",
+    ).fit(X, y)
+    with pytest.raises(ValueError, match="pass scoring"):
+        ModelComparison.from_cv_results(search.cv_results_, n_train=150, n_test=50)
+
+
+def test_errors_say_what_is_wrong(data):
+    X, y = data
+    with pytest.raises(ValueError, match="two or more models"):
+        ModelComparison({"nb": GaussianNB()}, scoring="accuracy").fit(X, y)
+    with pytest.raises(ValueError, match="reference='svm' is not one of"):
+        ModelComparison(_models(), scoring="accuracy", reference="svm").fit(X, y)
+    with pytest.raises(ValueError, match="not the two halves of one"):
+        ModelComparison(_models(), scoring="accuracy", cv=KFold(4), test="bcv-t").fit(
+            X, y
+        )
+    kw = dict(scoring="accuracy", return_indices=True)
+    res = {
+        "nb": cross_validate(GaussianNB(), X, y, cv=KFold(4), **kw),
+        "tree": cross_validate(
+            GaussianNB(), X, y, cv=KFold(4, shuffle=True, random_state=0), **kw
+        ),
+    }
+    with pytest.raises(ValueError, match=r"results\['nb'\] and results\['tree'\]"):
+        ModelComparison.from_cross_validate(res)
+    res["tree"] = {"test_score": res["tree"]["test_score"]}
+    with pytest.raises(ValueError, match="return_indices=True"):
+        ModelComparison.from_cross_validate(res)
+    with pytest.raises(ValueError, match="scores of model 'b'.*same length"):
+        ModelComparison.from_scores({"a": [1, 2, 3], "b": [1, 2]}, 10, 10)
+    with pytest.raises(ValueError, match="scores of model 'b'.*finite"):
+        ModelComparison.from_scores({"a": [1, 2, 3], "b": [1, np.nan, 2]}, 10, 10)
+    with pytest.raises(ValueError, match="needs the 2m splits"):
+        ModelComparison.from_scores(
+            {"a": [1, 2, 3], "b": [1, 3, 2]}, 10, 10, test="bcv-t"
+        )
+
+
+def test_routing_sample_weight_and_groups(data):
+    X, y = data
+    w = np.where(y == 1, 5.0, 1.0)
+    groups = np.arange(len(y)) // 4
+    with config_context(enable_metadata_routing=True):
+        comp = ModelComparison(
+            {"a": LogisticRegression(), "b": GaussianNB()}, scoring="accuracy"
+        )
+        with pytest.raises(UnsetMetadataPassedError, match="sample_weight"):
+            comp.fit(X, y, sample_weight=w)
+        models = {
+            "a": LogisticRegression().set_fit_request(sample_weight=True),
+            "b": GaussianNB().set_fit_request(sample_weight=False),
+        }
+        scorer = make_scorer(accuracy_score).set_score_request(sample_weight=True)
+        comp = ModelComparison(models, scoring=scorer, random_state=0)
+        comp.fit(X, y, groups=groups, sample_weight=w)
+        expected = {}
+        for name, est in models.items():
+            expected[name] = cross_validate(
+                est, X, y, cv=comp.splits_, scoring=scorer, params={"sample_weight": w}
+            )["test_score"]
+    for name in models:  # weighted fits where requested, weighted scores
+        np.testing.assert_allclose(comp.scores_[name], expected[name])
+        by_hand = []
+        for train, test in comp.splits_:
+            est = models[name].__class__()
+            if name == "a":
+                est.fit(X[train], y[train], sample_weight=w[train])
+            else:
+                est.fit(X[train], y[train])
+            pred = est.predict(X[test])
+            by_hand.append(accuracy_score(y[test], pred, sample_weight=w[test]))
+        np.testing.assert_allclose(comp.scores_[name], by_hand)
+    for _, test in comp.splits_:  # groups stay whole in one half
+        inside = np.isin(groups, groups[test])
+        np.testing.assert_array_equal(inside, np.isin(np.arange(len(y)), test))
+    # without routing, groups still reach the splitter
+    plain = ModelComparison(
+        {"a": LogisticRegression(), "b": GaussianNB()},
+        scoring="accuracy",
+        random_state=0,
+    ).fit(X, y, groups=groups)
+    for (_, got), (_, want) in zip(plain.splits_, comp.splits_, strict=True):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_reproducible_and_independent_of_n_jobs(data):
+    X, y = data
+    one = ModelComparison(_models(), scoring="accuracy", random_state=3).fit(X, y)
+    two = ModelComparison(_models(), scoring="accuracy", random_state=3, n_jobs=2).fit(
+        X, y
+    )
+    assert one.summary() == two.summary()
+    X_before, y_before = X.copy(), y.copy()
+    ModelComparison(_models(), scoring="accuracy").fit(X, y)
+    np.testing.assert_array_equal(X, X_before)
+    np.testing.assert_array_equal(y, y_before)
+
+
+def test_verbose_prints_a_line_per_model(data, capsys):
+    X, y = data
+    ModelComparison(_models(), scoring="accuracy", verbose=1).fit(X, y)
+    out = capsys.readouterr().out
+    assert out.count("[ModelComparison]") == 3 and "'logreg': 10 fits" in out
+
+
+@pytest.mark.parametrize("test", ["corrected-t", "5x2cv-f", "bayesian"])
+def test_plot_draws_a_row_per_pair(data, test):
+    import matplotlib.pyplot as plt
+
+    X, y = data
+    comp = ModelComparison(
+        _models(), scoring="accuracy", test=test, rope=0.01, random_state=0
+    ).fit(X, y)
+    ax = comp.plot(labels={"logreg": "LR"})
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == ["tree - nb", "LR - nb", "LR - tree"]  # top to bottom
+    assert "rope +/-0.01" in [t.get_text() for t in ax.get_legend().get_texts()]
+    plt.close("all")
+
+
+def test_str_and_frame(data):
+    pytest.importorskip("pandas")
+    X, y = data
+    comp = ModelComparison(_models(), scoring="accuracy", test="5x2cv-f").fit(X, y)
+    text = str(comp)
+    assert "Holm-adjusted" in text and "n/a" in text
+    frame = comp.summary(as_frame=True)
+    assert list(frame["model_b"]) == ["tree", "logreg", "logreg"]
+    assert np.isnan(frame["low"]).all()
