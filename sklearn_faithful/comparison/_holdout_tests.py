@@ -15,7 +15,7 @@ import numpy as np
 from scipy import stats
 
 from ..utils._compat import StrOptions, validate_params
-from ..utils._validation import _check_y_true, _is_text, _numbers_as_numbers
+from ..utils._validation import _check_same_items, _check_y_true, _numbers_as_numbers
 
 MCNEMAR_METHODS = ("exact", "mid-p", "asymptotic")
 
@@ -28,21 +28,10 @@ def _check_predictions(y_true, y_preds):
     arrays; nothing is modified.
     """
     y_true = _numbers_as_numbers(_check_y_true(y_true))
-    n = y_true.shape[0]
     out = []
     for name, y_pred in y_preds.items():
         arr = _numbers_as_numbers(_check_y_true(y_pred, name=name))
-        if arr.shape[0] != n:
-            raise ValueError(
-                f"{name} has {arr.shape[0]} samples but y_true has {n}; the "
-                "predictions must be of the same test items as y_true."
-            )
-        if _is_text(arr) != _is_text(y_true):
-            raise ValueError(
-                f"{name} holds labels of dtype {arr.dtype!s} but y_true of dtype "
-                f"{y_true.dtype!s}; predictions must use the same labels as y_true "
-                "(strings and numbers never match)."
-            )
+        _check_same_items(arr, y_true, name)
         out.append(arr)
     return y_true, out
 

@@ -25,9 +25,9 @@ from ..utils._validation import (
     CONFIDENCE_LEVEL,
     N_JOBS,
     RANDOM_STATE,
+    _check_same_items,
     _check_sample_weight,
     _encode,
-    _is_text,
     _numbers_as_numbers,
     _pos_label_index,
     _unique_labels,
@@ -195,17 +195,7 @@ def _check_arrays(
                 else "labels or (n_samples, n_classes) probabilities"
             )
             raise ValueError(f"{name} must be 1-D {what}; got shape {arr.shape}.")
-        if arr.shape[0] != n:
-            raise ValueError(
-                f"{name} has {arr.shape[0]} samples but {true_name} has {n}; they "
-                "must describe the same items."
-            )
-        if arr.ndim == 1 and _is_text(arr) != _is_text(y_true):
-            raise ValueError(
-                f"{name} holds labels of dtype {arr.dtype!s} but {true_name} of "
-                f"dtype {y_true.dtype!s}; predictions must use the same labels as "
-                f"{true_name} (strings and numbers never match)."
-            )
+        _check_same_items(arr, y_true, name, true_name)
         out.append(arr)
     for name, arr in ((true_name, y_true), *zip(names, out, strict=True)):
         if arr.dtype.kind == "f" and not np.isfinite(arr).all():

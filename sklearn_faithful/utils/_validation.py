@@ -145,6 +145,26 @@ def _resolve_pos_label(
     return pos_label, index
 
 
+def _check_same_items(arr, y_true, name, true_name="y_true"):
+    """Predictions ``arr`` must be of the items of ``y_true``, in its labels.
+
+    Same length, and labels of the same kind (numbers, or strings), or no
+    item could ever be right.
+    """
+    n = y_true.shape[0]
+    if arr.shape[0] != n:
+        raise ValueError(
+            f"{name} has {arr.shape[0]} samples but {true_name} has {n}; they "
+            "must describe the same items."
+        )
+    if arr.ndim == 1 and _is_text(arr) != _is_text(y_true):
+        raise ValueError(
+            f"{name} holds labels of dtype {arr.dtype!s} but {true_name} of "
+            f"dtype {y_true.dtype!s}; predictions must use the same labels as "
+            f"{true_name} (strings and numbers never match)."
+        )
+
+
 def _is_text(labels):
     """Whether 1-D ``labels`` are strings (numpy strings or str objects)."""
     if labels.dtype.kind in "US":
@@ -187,8 +207,7 @@ def _check_sample_weight(sample_weight, n_samples, name="sample_weight", of="y_t
     w = np.asarray(sample_weight)
     if w.ndim != 1 or w.shape[0] != n_samples:
         raise ValueError(
-            f"{name} must have shape ({n_samples},) to match {of}; got "
-            f"shape {w.shape}."
+            f"{name} must have shape ({n_samples},) to match {of}; got shape {w.shape}."
         )
     if w.dtype.kind not in "biuf":
         raise ValueError(f"{name} must be numeric; got dtype {w.dtype!s}.")
