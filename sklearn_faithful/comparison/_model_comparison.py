@@ -22,7 +22,6 @@ from sklearn.utils.metadata_routing import (
     MethodMapping,
     process_routing,
 )
-from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from ..model_selection import BlockRegularizedMx2CV
@@ -79,7 +78,8 @@ def _run_test(test, scores_a, scores_b, n_train, n_test, rope, confidence_level)
 
 
 def _mean_size(indices):
-    return max(1, int(round(np.mean([len(i) for i in indices]))))
+    """Mean size of the index sets, rounded half up (284.5 gives 285)."""
+    return max(1, int(np.floor(np.mean([len(i) for i in indices]) + 0.5)))
 
 
 def _score_key(cv_results, scoring, name, prefix):
@@ -372,9 +372,9 @@ class ModelComparison(BaseEstimator):
             split_params = routed.splitter.split
         else:
             split_params = {"groups": groups}
-        # the default splitter stratifies on class labels, not on a continuous y
-        continuous = y is not None and type_of_target(y) == "continuous"
-        y_split = None if self.cv is None and continuous else y
+        # the default splitter stratifies on y, which only classes allow
+        classifier = all(is_classifier(e) for e in self.estimators.values())
+        y_split = None if self.cv is None and not classifier else y
         splits = [
             (np.asarray(train), np.asarray(test))
             for train, test in cv.split(X, y_split, **split_params)
@@ -739,6 +739,12 @@ class ModelComparison(BaseEstimator):
             Bayesian test ``p_worse``, ``p_equivalent`` and ``p_better``, and
             ``decide``: ``"B better"``, ``"B worse"``, ``"equivalent"`` or
             ``"undecided"``.
+
+        Notes
+        -----
+        The intervals are each pair's own, not adjusted for the family, while
+        ``decide`` reads the Holm p-value: an interval that excludes 0 can sit
+        beside ``"undecided"`` when several pairs are tested.
         """
         check_is_fitted(self, "results_")
         bayesian = TESTS[self.test][2]
@@ -820,7 +826,7 @@ class ModelComparison(BaseEstimator):
         level = f"{100 * self.confidence_level:g}% interval"
         last = "P(B worse/equiv./better)" if bayesian else "p (Holm)"
         lines.append(
-            f"{'B':<{width}} - {'A':<{width}} {'B - A':>8} {level:>20} "
+            f"{'B':<{width}} - {'A':<{width}} {'B - A':>8} {level:>20}  "
             f"{last:>24}  decide"
         )
         for k, pair in enumerate(self.pairs_):
@@ -836,7 +842,7 @@ class ModelComparison(BaseEstimator):
                 probs = f"{table['pvalue_holm'][k]:.4g}"
             lines.append(
                 f"{b:<{width}} - {a:<{width}} {table['difference'][k]:+8.4f} "
-                f"{interval:>20} {probs:>24}  {table['decide'][k]}"
+                f"{interval:>20}  {probs:>24}  {table['decide'][k]}"
             )
         return "\n".join(lines)
 
