@@ -284,3 +284,14 @@ def test_str_and_frame(data):
     frame = comp.summary(as_frame=True)
     assert list(frame["model_b"]) == ["tree", "logreg", "logreg"]
     assert np.isnan(frame["low"]).all()
+
+
+def test_auto_picks_the_test_for_the_design(data):
+    X, y = data
+    comp = ModelComparison(_models(), scoring="accuracy", random_state=0).fit(X, y)
+    assert comp.test == "auto" and comp.test_ == "bcv-t"
+    assert "test='bcv-t'" in str(comp)
+    kfold = ModelComparison(_models(), scoring="accuracy", cv=KFold(5)).fit(X, y)
+    assert kfold.test_ == "corrected-t"
+    scores = ModelComparison.from_scores({"a": [1, 2, 3, 4], "b": [2, 2, 4, 5]}, 3, 1)
+    assert scores.test_ == "corrected-t"

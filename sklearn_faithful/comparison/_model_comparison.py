@@ -138,15 +138,20 @@ class ModelComparison(BaseEstimator):
         ``"5x2cv-t"``, ``"5x2cv-f"`` and ``"bcv-t"`` tests need an m x 2
         design.
 
-    test : {"corrected-t", "5x2cv-t", "5x2cv-f", "bcv-t", "bayesian"}, \
-            default="corrected-t"
+    test : {"auto", "corrected-t", "5x2cv-t", "5x2cv-f", "bcv-t", \
+            "bayesian"}, default="auto"
         The test of each pair: Nadeau & Bengio's corrected resampled t-test
         (:func:`corrected_resampled_ttest`), Dietterich's 5x2cv t-test
         (:func:`paired_ttest_5x2cv`), Alpaydin's combined F-test
         (:func:`combined_ftest_5x2cv`), the block-regularized m x 2 BCV
         t-test (:func:`blocked_mx2cv_ttest`) or the Bayesian correlated
-        t-test (:func:`bayesian_correlated_ttest`). The user guide, "Choosing
-        a test", gives each one's measured type-I error and power.
+        t-test (:func:`bayesian_correlated_ttest`). ``"auto"`` is
+        ``"bcv-t"`` when the splits form an m x 2 design (the default
+        ``cv``) and ``"corrected-t"`` otherwise, or when the splits are
+        unknown (:meth:`from_cv_results`, :meth:`from_scores`); ``test_``
+        says which ran. In our simulation every test but the uncorrected t
+        held its level; the user guide, "Comparing pipelines on any metric",
+        gives the measured type-I error and power.
 
     reference : str or None, default=None
         None tests every pair; a name tests each other model against that
@@ -176,6 +181,8 @@ class ModelComparison(BaseEstimator):
 
     Attributes
     ----------
+    test_ : str
+        The test that ran, ``test`` with ``"auto"`` resolved.
     names_ : list of str
         The model names, in the order given.
     scores_ : dict of str to ndarray of shape (n_splits,)
@@ -243,7 +250,7 @@ class ModelComparison(BaseEstimator):
         "estimators": [dict],
         "scoring": [str, callable, None],
         "cv": ["cv_object"],
-        "test": [StrOptions(set(TESTS))],
+        "test": [StrOptions({"auto", *TESTS})],
         "reference": [str, None],
         "rope": [Interval(Real, 0, None, closed="left")],
         "confidence_level": CONFIDENCE_LEVEL,
@@ -261,7 +268,7 @@ class ModelComparison(BaseEstimator):
         *,
         scoring,
         cv=None,
-        test="corrected-t",
+        test="auto",
         reference=None,
         rope=0.0,
         confidence_level=0.95,
@@ -413,9 +420,23 @@ class ModelComparison(BaseEstimator):
         )
 
     def _check_design(self, splits, n_samples):
-        """The m x 2 tests need complementary halves, in the splitter's order."""
+        """Resolve ``test="auto"``; the m x 2 tests need complementary halves.
+
+        ``"auto"`` is the blocked m x 2 BCV t-test on an m x 2 design, which
+        held its level there with the most power of the m x 2 tests that
+        give an interval, and the corrected resampled t-test on any other.
+        """
+        if self.test == "auto":
+            try:
+                _check_mx2_structure(splits, n_samples)
+            except ValueError:
+                self.test_ = "corrected-t"
+            else:
+                self.test_ = "bcv-t"
+            return
         if TESTS[self.test][1]:
             _check_mx2_structure(splits, n_samples)
+        self.test_ = self.test
 
     def _pairs(self, names):
         if self.reference is None:
@@ -439,7 +460,7 @@ class ModelComparison(BaseEstimator):
             warnings.simplefilter("always")
             self.results_ = {
                 (a, b): _run_test(
-                    self.test,
+                    self.test_,
                     scores[a],
                     scores[b],
                     n_train,
@@ -459,7 +480,7 @@ class ModelComparison(BaseEstimator):
                 RuntimeWarning,
                 stacklevel=3,
             )
-        if TESTS[self.test][2]:
+        if TESTS[self.test_][2]:
             self.pvalues_holm_ = dict.fromkeys(self.pairs_)
         else:
             raw = np.array([self.results_[pair].pvalue for pair in self.pairs_])
@@ -488,11 +509,15 @@ class ModelComparison(BaseEstimator):
         if splits is not None:
             n_samples = int(max(np.max(np.concatenate(s)) for s in splits)) + 1
             comparison._check_design(splits, n_samples)
+        elif comparison.test == "auto":  # the splits are unknown
+            comparison.test_ = "corrected-t"
         elif TESTS[comparison.test][1] and n_splits % 2:
             raise ValueError(
                 f"test={comparison.test!r} needs the 2m splits of an m x 2 CV; "
                 f"the scores have {n_splits} splits."
             )
+        else:
+            comparison.test_ = comparison.test
         comparison.cv_results_ = None
         return comparison._test_scores(scores, n_train, n_test, splits)
 
@@ -747,7 +772,7 @@ class ModelComparison(BaseEstimator):
         beside ``"undecided"`` when several pairs are tested.
         """
         check_is_fitted(self, "results_")
-        bayesian = TESTS[self.test][2]
+        bayesian = TESTS[self.test_][2]
         names = ["model_a", "model_b", "mean_a", "mean_b", "difference", "low", "high"]
         names += (
             ["p_worse", "p_equivalent", "p_better"]
@@ -778,7 +803,7 @@ class ModelComparison(BaseEstimator):
             mean_b=float(self.scores_[b].mean()),
             difference=float((self.scores_[b] - self.scores_[a]).mean()),
         )
-        if TESTS[self.test][2]:
+        if TESTS[self.test_][2]:
             low, high = res.credible_interval(self.confidence_level)
             row.update(low=low, high=high)
             row.update(
@@ -788,7 +813,7 @@ class ModelComparison(BaseEstimator):
                 decide=res.decide(self.confidence_level),
             )
             return row
-        if self.test == "5x2cv-f":
+        if self.test_ == "5x2cv-f":
             low = high = float("nan")
             df = float("nan")
         else:
@@ -814,10 +839,10 @@ class ModelComparison(BaseEstimator):
         if not hasattr(self, "results_"):
             return self.__repr__()
         table = self.summary()
-        bayesian = TESTS[self.test][2]
+        bayesian = TESTS[self.test_][2]
         family = "" if bayesian or len(self.pairs_) == 1 else ", Holm-adjusted p-values"
         lines = [
-            f"{TESTS[self.test][0].__name__} ({self.test!r}) on "
+            f"{TESTS[self.test_][0].__name__} (test={self.test_!r}) on "
             f"{len(next(iter(self.scores_.values())))} splits, n_train="
             f"{self.n_train_}, n_test={self.n_test_}{family}",
             "",
@@ -877,7 +902,7 @@ class ModelComparison(BaseEstimator):
             )
         labels = labels or {}
         table = self.summary()
-        bayesian = TESTS[self.test][2]
+        bayesian = TESTS[self.test_][2]
         rows = np.arange(len(self.pairs_))[::-1]
         for k, (pair, y0) in enumerate(zip(self.pairs_, rows, strict=True)):
             low, high = table["low"][k], table["high"][k]
@@ -908,7 +933,7 @@ class ModelComparison(BaseEstimator):
             f"difference in {self.scoring or 'score'} "
             f"({100 * self.confidence_level:g}% {what})"
         )
-        ax.set_title(f"ModelComparison, test={self.test!r}")
+        ax.set_title(f"ModelComparison, test={self.test_!r}")
         return ax
 
 
