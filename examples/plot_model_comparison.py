@@ -88,9 +88,12 @@ comp.plot()
 # %%
 # The scores of each split and the tables behind the text are attributes:
 # ``comp.scores_`` holds each model's 10 scores, ``comp.summary()`` the
-# table (``as_frame=True`` gives a DataFrame), ``comp.results_`` each pair's
-# full test result.
-comp.summary(as_frame=True)[["model_a", "model_b", "difference", "pvalue_holm"]]
+# table as a dict of columns (``as_frame=True`` gives a pandas DataFrame),
+# ``comp.results_`` each pair's full test result.
+table = comp.summary()
+for k, (a, b) in enumerate(comp.pairs_):
+    diff, p_holm = table["difference"][k], table["pvalue_holm"][k]
+    print(f"{b} - {a}: {diff:+.4f}, Holm p = {p_holm:.3g}")
 
 # %%
 # From a grid search already run
