@@ -30,13 +30,14 @@ Learners and hypotheses (cells):
 - "seedint" (null, for illustration): as "seeds" with int seeds s_A, s_B
   fixed for the replicate. An int seed fixes the candidate features of the
   root (and more) in every fold, so given the seeds A and B are two different
-  deterministic algorithms whose expected scores differ: every CV test
-  detects that difference more often than 5%. Only the average over seeds is
-  a null. Pass a RandomState (or None) to randomized learners whose seed
-  should not be part of "the learner".
+  deterministic algorithms whose expected scores differ; only the average
+  over seeds is a null. The uncorrected t on 10 x 10-fold rejects 24-39% of
+  the time here; the corrected tests stay below 5%. Pass a RandomState (or
+  None) to randomized learners whose seed should not be part of "the
+  learner".
 - "alt" (power): as "views", B's view less noisy (sigma_B = SIGMA_B_ALT <
   SIGMA_A), chosen so that the corrected t on 10 x 10-fold CV has power of
-  about 60%.
+  about 60% ("clf") to 80% ("reg"); the m x 2 tests then have 13-52%.
 
 Designs, on the same data within a replicate: 10 x 10-fold CV (stratified
 for "clf"; its first repetition is the 10-fold CV), 5 x 2 CV (stratified for
@@ -76,9 +77,13 @@ Run::
     python benchmarks/sim_cv_tests.py --no-run          # table from the cache
     python benchmarks/sim_cv_tests.py --n-jobs 1        # one process
 
-Cost of the full run (phase 1, 322 fits per replicate and cell, 2 x
-(500 + 500 + 300 + 300) replicate-cells): about 2,000 s CPU, about 20 min
-wall on 2 processes (measured: see RUN_NOTE at the bottom of the table).
+Cost of the full run (measured, n = 300): phase 1 fits 322 trees per
+replicate and cell ("reg" 320), 2 x (3 x 500 + 300) replicate-cells, 144
+chunks: 1,590 s CPU, 26 min wall with --n-jobs 2 on a shared 2-core machine
+(clf about 0.5-0.75 s CPU a replicate, reg about 0.3-0.4 s). Phase 2 takes
+about 50 s. The caches take about 11 MB per task. n = 1000 (``--n 1000``)
+costs roughly 3 times as much per replicate and has not been run; its power
+cells would need a larger SIGMA_B_ALT.
 
 Seeds: ``np.random.SeedSequence([BASE_SEED, crc32(cell name), rep])`` per
 replicate, so a replicate does not depend on chunking or on which cells run.
