@@ -32,8 +32,8 @@ from scipy import stats
 from ..utils._compat import Interval, validate_params
 from ..utils._results import ConfidenceInterval, CredibleInterval
 from ..utils._validation import ALTERNATIVE, CONFIDENCE_LEVEL
-from ._bayes import _DecidesMixin, _interval_text
-from ._paired import _PointMass
+from ._bayes import _interval_text
+from ._paired import _difference_probabilities, _DifferencePosteriorMixin
 
 _SIZE = [Interval(Integral, 1, None, closed="left")]
 _SCORES = {"scores_a": ["array-like"], "scores_b": ["array-like"]}
@@ -213,7 +213,7 @@ class CVFtestResult:
 
 
 @dataclass(frozen=True)
-class CorrelatedTTestResult(_DecidesMixin):
+class CorrelatedTTestResult(_DifferencePosteriorMixin):
     """Result of :func:`bayesian_correlated_ttest`: the posterior of B - A.
 
     Follows scipy's frozen distributions for the posterior and
@@ -267,46 +267,8 @@ class CorrelatedTTestResult(_DecidesMixin):
     n_splits: int
     posterior: object = field(repr=False)
 
-    @validate_params(
-        {"confidence_level": CONFIDENCE_LEVEL}, prefer_skip_nested_validation=True
-    )
-    def credible_interval(self, confidence_level=0.95):
-        """Credible interval of the difference B - A at another level.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Posterior probability inside the interval, in (0, 1).
-
-        Returns
-        -------
-        interval : CredibleInterval
-            The equal-tailed interval ``(low, high)``.
-        """
-        return CredibleInterval(*map(float, self.posterior.interval(confidence_level)))
-
-    def summary(self):
-        """Describe the test in one plain-text paragraph.
-
-        Returns
-        -------
-        text : str
-            Both means, the difference B - A with its credible interval,
-            ``P(H0)`` and ``P(H1)``, the decision at 0.95, and the rope's
-            probabilities when a rope is set.
-        """
-        level = f"{100 * self.confidence_level:g}%"
-        text = (
-            f"Bayesian correlated t-test on {self.n_splits} splits: A "
-            f"{self.mean_a:.4f}, B {self.mean_b:.4f}; B - A = "
-            f"{self.difference:+.4f} {_interval_text(self.interval)} ({level} "
-            f"credible interval, t on {self.df:g} df)\nP(H0: B <= A) = "
-            f"{self.p_h0:.4f}, P(H1: B > A) = {self.p_h1:.4f}; at 0.95: "
-            f"{self.decide()}"
-        )
-        if self.rope > 0:
-            text += f"\nrope +/-{self.rope:g}: {self._rope_text()}"
-        return text
+    def _summary_head(self):
+        return f"Bayesian correlated t-test on {self.n_splits} splits"
 
 
 # --- helpers ---------------------------------------------------------------------
@@ -895,26 +857,15 @@ def bayesian_correlated_ttest(
     df = float(n_splits - 1)
 
     rope = float(rope)
-    if scale > 0:
-        posterior = stats.t(df, loc=loc, scale=scale)
-        p_h0 = float(posterior.cdf(0.0))
-        p_worse = float(posterior.cdf(-rope))
-        p_better = float(posterior.sf(rope))
-    elif loc == 0:  # equal models: no direction, and nothing outside any rope
-        posterior = _PointMass(0.0)
-        p_h0 = 0.5
-        p_worse = p_better = 0.0 if rope > 0 else 0.5
-    else:
-        warnings.warn(
-            "Every per-split difference is the same, so the differences carry "
-            "no information on their spread; the posterior is a point mass at "
-            f"{loc:.6g}. Check the scores.",
-            UserWarning,
-            stacklevel=3,  # past validate_params' wrapper, to the caller
-        )
-        posterior = _PointMass(loc)
-        p_h0 = 1.0 if loc <= 0 else 0.0
-        p_worse, p_better = float(loc < -rope), float(loc > rope)
+    posterior, p_h0, p_worse, p_better = _difference_probabilities(
+        loc,
+        scale,
+        df,
+        rope,
+        "Every per-split difference is the same, so the differences carry",
+        "scores",
+        stacklevel=3,  # past validate_params' wrapper, to the caller
+    )
     return CorrelatedTTestResult(
         difference=loc,
         scale=scale,

@@ -89,8 +89,53 @@ def _difference_posterior(differences, n_repetitions):
     return float(differences.mean()), scale, float(m)
 
 
+class _DifferencePosteriorMixin(_DecidesMixin):
+    """``credible_interval`` and ``summary`` of a result with a ``posterior``
+    of the difference B - A; ``_summary_head`` names the test."""
+
+    @validate_params(
+        {"confidence_level": CONFIDENCE_LEVEL}, prefer_skip_nested_validation=True
+    )
+    def credible_interval(self, confidence_level=0.95):
+        """Credible interval of the difference B - A at another level.
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+            Posterior probability inside the interval, in (0, 1).
+
+        Returns
+        -------
+        interval : CredibleInterval
+            The equal-tailed interval ``(low, high)``.
+        """
+        return CredibleInterval(*map(float, self.posterior.interval(confidence_level)))
+
+    def summary(self):
+        """Describe the test in one plain-text paragraph.
+
+        Returns
+        -------
+        text : str
+            Both means, the difference B - A with its credible interval,
+            ``P(H0)`` and ``P(H1)``, the decision at 0.95, and the rope's
+            probabilities when a rope is set.
+        """
+        level = f"{100 * self.confidence_level:g}%"
+        text = (
+            f"{self._summary_head()}: A {self.mean_a:.4f}, B {self.mean_b:.4f}; "
+            f"B - A = {self.difference:+.4f} {_interval_text(self.interval)} "
+            f"({level} credible interval, t on {self.df:g} df)\n"
+            f"P(H0: B <= A) = {self.p_h0:.4f}, P(H1: B > A) = {self.p_h1:.4f}; "
+            f"at 0.95: {self.decide()}"
+        )
+        if self.rope > 0:
+            text += f"\nrope +/-{self.rope:g}: {self._rope_text()}"
+        return text
+
+
 @dataclass(frozen=True)
-class PairedBayesTestResult(_DecidesMixin):
+class PairedBayesTestResult(_DifferencePosteriorMixin):
     """Result of :func:`paired_bayes_test`: the posterior of ``nu_B - nu_A``.
 
     Follows scipy's frozen distributions for the posterior and
@@ -150,45 +195,41 @@ class PairedBayesTestResult(_DecidesMixin):
     scale: float
     posterior: object = field(repr=False)
 
-    @validate_params(
-        {"confidence_level": CONFIDENCE_LEVEL}, prefer_skip_nested_validation=True
-    )
-    def credible_interval(self, confidence_level=0.95):
-        """Credible interval of ``nu_B - nu_A`` at another level.
+    def _summary_head(self):
+        return f"{self.metric} (paired)"
 
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Posterior probability inside the interval, in (0, 1).
 
-        Returns
-        -------
-        interval : CredibleInterval
-            The equal-tailed interval ``(low, high)``.
-        """
-        return CredibleInterval(*map(float, self.posterior.interval(confidence_level)))
+def _difference_probabilities(loc, scale, df, rope, why, what, stacklevel):
+    """The posterior ``loc + scale t_df`` of a difference and its probabilities.
 
-    def summary(self):
-        """Describe the test in one plain-text paragraph.
-
-        Returns
-        -------
-        text : str
-            Both means, the difference B - A with its credible interval,
-            ``P(H0)`` and ``P(H1)``, the decision at 0.95, and the rope's
-            probabilities when a rope is set.
-        """
-        level = f"{100 * self.confidence_level:g}%"
-        text = (
-            f"{self.metric} (paired): A {self.mean_a:.4f}, B {self.mean_b:.4f}; "
-            f"B - A = {self.difference:+.4f} {_interval_text(self.interval)} "
-            f"({level} credible interval, t on {self.df:g} df)\n"
-            f"P(H0: B <= A) = {self.p_h0:.4f}, P(H1: B > A) = {self.p_h1:.4f}; "
-            f"at 0.95: {self.decide()}"
+    Returns ``(posterior, P(mu <= 0), P(mu < -rope), P(mu > rope))``. With
+    ``scale`` 0 the data carry no information on the spread: equal models
+    (``loc`` 0) get no direction, anything else a point mass and a warning
+    that starts with ``why`` and asks to check the ``what``.
+    """
+    if scale > 0:
+        posterior = stats.t(df, loc=loc, scale=scale)
+        return (
+            posterior,
+            float(posterior.cdf(0.0)),
+            float(posterior.cdf(-rope)),
+            float(posterior.sf(rope)),
         )
-        if self.rope > 0:
-            text += f"\nrope +/-{self.rope:g}: {self._rope_text()}"
-        return text
+    if loc == 0:  # equal models: no direction, and nothing outside any rope
+        p_side = 0.0 if rope > 0 else 0.5
+        return _PointMass(0.0), 0.5, p_side, p_side
+    warnings.warn(
+        f"{why} no information on their spread; the posterior is a point mass "
+        f"at {loc:.6g}. Check the {what}.",
+        UserWarning,
+        stacklevel=stacklevel + 1,
+    )
+    return (
+        _PointMass(loc),
+        1.0 if loc <= 0 else 0.0,
+        float(loc < -rope),
+        float(loc > rope),
+    )
 
 
 class _PointMass:
@@ -340,26 +381,16 @@ def paired_bayes_test(
     loc, scale, df = _difference_posterior(differences, n_splits // 2)
 
     rope = float(rope)
-    if scale > 0:
-        posterior = stats.t(df, loc=loc, scale=scale)
-        p_h0 = float(posterior.cdf(0.0))
-        p_worse = float(posterior.cdf(-rope))
-        p_better = float(posterior.sf(rope))
-    elif loc == 0:  # equal models: no direction, and nothing outside any rope
-        posterior = _PointMass(0.0)
-        p_h0 = 0.5
-        p_worse = p_better = 0.0 if rope > 0 else 0.5
-    else:
-        warnings.warn(
-            "Every within-partition half-difference is 0, so the per-split "
-            "differences carry no information on their spread; the posterior "
-            f"is a point mass at {loc:.6g}. Check the counts.",
-            UserWarning,
-            stacklevel=2,
-        )
-        posterior = _PointMass(loc)
-        p_h0 = 1.0 if loc <= 0 else 0.0
-        p_worse, p_better = float(loc < -rope), float(loc > rope)
+    posterior, p_h0, p_worse, p_better = _difference_probabilities(
+        loc,
+        scale,
+        df,
+        rope,
+        "Every within-partition half-difference is 0, so the per-split "
+        "differences carry",
+        "counts",
+        stacklevel=3,
+    )
     return PairedBayesTestResult(
         metric=metric,
         average=average,
