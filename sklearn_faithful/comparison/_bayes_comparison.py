@@ -29,6 +29,7 @@ from ..utils._compat import (
     validate_params,
 )
 from ..utils._random import _generator
+from ..utils._results import _summary_table
 from ..utils._validation import (
     CONFIDENCE_LEVEL,
     N_JOBS,
@@ -878,15 +879,7 @@ class BayesModelComparison(BaseEstimator):
                 )
             for key in cols:
                 cols[key].append(row[key] if key in row else getattr(res, key))
-        if not as_frame:
-            return cols
-        try:
-            import pandas as pd
-        except ImportError as exc:  # pragma: no cover
-            raise ImportError(
-                "summary(as_frame=True) requires pandas: pip install pandas"
-            ) from exc
-        return pd.DataFrame(cols).set_index("metric")
+        return _summary_table(cols, as_frame, index="metric")
 
     def __str__(self):
         if not hasattr(self, "results_"):

@@ -32,6 +32,7 @@ from ..utils._compat import (
     validate_params,
 )
 from ..utils._multitest import holm
+from ..utils._results import _summary_table
 from ..utils._validation import (
     CONFIDENCE_LEVEL,
     N_JOBS,
@@ -783,15 +784,7 @@ class ModelComparison(BaseEstimator):
         for pair in self.pairs_:
             for key, value in self._row(pair).items():
                 cols[key].append(value)
-        if not as_frame:
-            return cols
-        try:
-            import pandas as pd
-        except ImportError as exc:  # pragma: no cover
-            raise ImportError(
-                "summary(as_frame=True) requires pandas: pip install pandas"
-            ) from exc
-        return pd.DataFrame(cols)
+        return _summary_table(cols, as_frame)
 
     def _row(self, pair):
         a, b = pair

@@ -50,3 +50,17 @@ def _two_sided_z(confidence_level):
     ``confidence_level`` is validated by the public caller.
     """
     return float(special.ndtri(0.5 + confidence_level / 2))
+
+
+def _summary_table(cols, as_frame, index=None):
+    """A summary's columns as they are, or as a pandas DataFrame."""
+    if not as_frame:
+        return cols
+    try:
+        import pandas as pd
+    except ImportError as exc:  # pragma: no cover
+        raise ImportError(
+            "summary(as_frame=True) requires pandas: pip install pandas"
+        ) from exc
+    frame = pd.DataFrame(cols)
+    return frame if index is None else frame.set_index(index)
