@@ -159,6 +159,9 @@ def test_multimetric_results_need_scoring(data):
     ).fit(X, y)
     with pytest.raises(ValueError, match="pass scoring"):
         ModelComparison.from_cv_results(search.cv_results_, n_train=150, n_test=50)
+    bare = {"params": [{}, {}], "mean_test_score": [0.5, 0.6]}
+    with pytest.raises(ValueError, match="holds 0 split column"):
+        ModelComparison.from_cv_results(bare, n_train=150, n_test=50)
 
 
 def test_errors_say_what_is_wrong(data):

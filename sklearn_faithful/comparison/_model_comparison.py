@@ -680,6 +680,12 @@ class ModelComparison(BaseEstimator):
         n_splits = 0
         while f"split{n_splits}_test_{key}" in cv_results:
             n_splits += 1
+        if n_splits < 2:
+            raise ValueError(
+                f"cv_results holds {n_splits} split column(s) "
+                f"'split<k>_test_{key}'; the tests need the scores of at least "
+                "2 splits."
+            )
         table = np.column_stack(
             [cv_results[f"split{k}_test_{key}"] for k in range(n_splits)]
         ).astype(float)
