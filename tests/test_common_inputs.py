@@ -43,6 +43,9 @@ COUNTS = np.array(
     [[50, 5, 8], [48, 7, 6], [52, 4, 9], [47, 6, 7], [51, 5, 5], [49, 8, 6]]
 )
 SCORES = np.random.default_rng(4).random(N)
+# per-split scores of two models on the 10 splits of an m x 2 CV
+SPLIT_A = np.random.default_rng(5).uniform(0.7, 0.8, 10)
+SPLIT_B = SPLIT_A + np.random.default_rng(6).normal(0.01, 0.01, 10)
 SEED = dict(n_resamples=99, random_state=0)
 
 
@@ -117,6 +120,36 @@ ENTRIES = {
     ),
     "counts_from_triples": ("triples", ("triples",), sf.counts_from_triples),
     "estimate_sigma": ("scores", ("scores",), sf.estimate_sigma),
+    "corrected_resampled_ttest": (
+        "split scores",
+        ("scores_a", "scores_b"),
+        lambda a, b: sf.corrected_resampled_ttest(a, b, n_train=90, n_test=10),
+    ),
+    "paired_ttest_5x2cv": (
+        "split scores",
+        ("scores_a", "scores_b"),
+        sf.paired_ttest_5x2cv,
+    ),
+    "combined_ftest_5x2cv": (
+        "split scores",
+        ("scores_a", "scores_b"),
+        sf.combined_ftest_5x2cv,
+    ),
+    "blocked_mx2cv_ttest": (
+        "split scores",
+        ("scores_a", "scores_b"),
+        sf.blocked_mx2cv_ttest,
+    ),
+    "bayesian_correlated_ttest": (
+        "split scores",
+        ("scores_a", "scores_b"),
+        lambda a, b: sf.bayesian_correlated_ttest(a, b, n_train=50, n_test=50),
+    ),
+    "bayesian_signed_rank_test": (
+        "split scores",
+        ("scores_a", "scores_b"),
+        lambda a, b: sf.bayesian_signed_rank_test(a, b, n_samples=1000, random_state=0),
+    ),
     "AccuracyRegressionTest": (
         "scores",
         ("scores",),
@@ -170,13 +203,7 @@ NOT_DATA = {
     "FriedmanTestResult": "a result",
     "BayesianSignedRankTestResult": "a result",
     "CriticalDifferenceDisplay": "draws ranks: test_multi_dataset.py",
-    "corrected_resampled_ttest": "per-split scores: test_cv_tests.py",
-    "paired_ttest_5x2cv": "per-split scores: test_cv_tests.py",
-    "combined_ftest_5x2cv": "per-split scores: test_cv_tests.py",
-    "blocked_mx2cv_ttest": "per-split scores: test_cv_tests.py",
-    "bayesian_correlated_ttest": "per-split scores: test_cv_tests.py",
     "friedman_test": "a scores table: test_multi_dataset.py",
-    "bayesian_signed_rank_test": "per-data-set scores: test_multi_dataset.py",
     "counts_from_cv_results": "cross_validate results: test_routing.py",
     "get_scorer": "a name: test_scorer.py",
     "get_scorer_names": "no parameter",
@@ -202,6 +229,7 @@ def _canonical(family, n_params):
         # (gold, predicted, correct) = (TP + FN, TP + FP, TP)
         "triples": (COUNTS[:, [0, 0, 0]] + COUNTS[:, [2, 1, 0]] * [1, 1, 0],),
         "scores": (SCORES,),
+        "split scores": (SPLIT_A, SPLIT_B),
         "split": (Y,),
     }[family]
 
