@@ -17,7 +17,7 @@ from _timing import median_time
 from scipy import stats
 from sklearn.metrics import f1_score
 
-from sklearn_faithful.stats import bootstrap_confidence_interval
+from sklearn_faithful.holdout import bootstrap_confidence_interval
 
 
 def main():

@@ -22,7 +22,10 @@ import numpy as np
 from _timing import median_time
 
 from sklearn_faithful.cli import main as cli_main
-from sklearn_faithful.stats import bootstrap_confidence_interval, paired_bootstrap_test
+from sklearn_faithful.holdout import (
+    bootstrap_confidence_interval,
+    paired_bootstrap_test,
+)
 
 
 def main():

@@ -16,7 +16,7 @@ import tracemalloc
 
 import numpy as np
 
-from sklearn_faithful.stats import (
+from sklearn_faithful.holdout import (
     bootstrap_confidence_interval,
     kappa_confidence_interval,
     paired_bootstrap_test,

@@ -11,7 +11,7 @@ import argparse
 import numpy as np
 from _timing import median_time
 
-from sklearn_faithful import ModelBasedMetricTest
+from sklearn_faithful.model_based import ModelBasedMetricTest
 
 
 def main():

@@ -22,8 +22,8 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.metrics import f1_score
 
-from sklearn_faithful.stats import paired_bootstrap_test
-from sklearn_faithful.stats._fast_metrics import RESAMPLE_BLOCK
+from sklearn_faithful.holdout import paired_bootstrap_test
+from sklearn_faithful.holdout._fast_metrics import RESAMPLE_BLOCK
 
 
 def _f1_calls(y, pred, count):

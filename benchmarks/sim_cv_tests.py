@@ -384,7 +384,7 @@ def _decisions(rule, a, b, sizes):
 
 
 def _mcnemar(rule, hold):
-    from sklearn_faithful.comparison import mcnemar_test
+    from sklearn_faithful.holdout import mcnemar_test
 
     y, a, b = (np.frombuffer(hold[k].encode(), np.uint8) - 48 for k in "yab")
     method = "exact" if rule == "mcnemar_exact" else "mid-p"

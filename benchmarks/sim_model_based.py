@@ -49,7 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sklearn_faithful import ModelBasedMetricTest
+from sklearn_faithful.model_based import ModelBasedMetricTest
 
 METHODS = ("naive", "goyal2023", "delta", "ppi++", "ppi")
 METRIC_MODELS = {"over-flag": (0.30, 0.02), "good": (0.85, 0.10)}

@@ -27,7 +27,7 @@ import zlib
 
 import numpy as np
 
-from sklearn_faithful.stats import (
+from sklearn_faithful.holdout import (
     paired_bootstrap_test,
     paired_permutation_test,
     sign_test,

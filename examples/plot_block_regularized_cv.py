@@ -3,10 +3,11 @@
 Visualizing block-regularized 3 x 2 CV splits
 =============================================
 
-Draws the six splits of :class:`~sklearn_faithful.BlockRegularized3x2CV` in the
-style of scikit-learn's "Visualizing cross-validation behavior" example. Each
-row is one split (blue: training, orange: test); the bottom rows show the
-block of each sample and its class. Samples are sorted by block, so the three
+Draws the six splits of
+:class:`~sklearn_faithful.model_selection.BlockRegularized3x2CV` in the style
+of scikit-learn's "Visualizing cross-validation behavior" example. Each row
+is one split (blue: training, orange: test); the bottom rows show the block
+of each sample and its class. Samples are sorted by block, so the three
 partitions of the paper's Table 1 appear as solid bands:
 (B1 B2 | B3 B4), (B1 B3 | B2 B4), (B2 B3 | B1 B4), each used both ways.
 
@@ -22,7 +23,7 @@ import sys
 
 import numpy as np
 
-from sklearn_faithful import BlockRegularized3x2CV
+from sklearn_faithful.model_selection import BlockRegularized3x2CV
 
 
 def main(argv):

@@ -35,8 +35,8 @@ import numpy as np
 from scipy import special
 from sklearn.linear_model import LogisticRegression
 
-from sklearn_faithful import BlockRegularized3x2CV, metric_posterior
-from sklearn_faithful.comparison import correlation_factor
+from sklearn_faithful.comparison import correlation_factor, metric_posterior
+from sklearn_faithful.model_selection import BlockRegularized3x2CV
 
 RANDOM_STATE = 0
 N_SAMPLES = 600

@@ -32,7 +32,7 @@ import sys
 
 import numpy as np
 
-from sklearn_faithful import model_based_test_from_summary
+from sklearn_faithful.model_based import model_based_test_from_summary
 
 RANDOM_STATE = 0
 PRECISION, FOR = 0.85, 0.10

@@ -39,7 +39,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 
-from sklearn_faithful import ModelBasedMetricTest
+from sklearn_faithful.model_based import ModelBasedMetricTest
 
 RANDOM_STATE = 0
 NEUTRAL = "weather book friend music garden river coffee train city film".split()

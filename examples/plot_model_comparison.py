@@ -60,9 +60,9 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
-from sklearn_faithful.comparison import (
+from sklearn_faithful.comparison import ModelComparison
+from sklearn_faithful.multi_dataset import (
     CriticalDifferenceDisplay,
-    ModelComparison,
     bayesian_signed_rank_test,
     friedman_test,
 )

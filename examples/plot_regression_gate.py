@@ -20,7 +20,7 @@ import sys
 
 import numpy as np
 
-from sklearn_faithful.stats import (
+from sklearn_faithful.gate import (
     estimate_sigma,
     minimum_detectable_effect,
     required_sample_size,

@@ -1,147 +1,54 @@
 """sklearn-faithful: faithful model evaluation for scikit-learn.
 
-Numbers about models that a careful statistician would sign: confidence
-metrics that use the predicted probabilities (Yacouby & Axman 2020), and the
-tools to tell whether model B is really better than model A.
+Numbers about models that a careful statistician would sign. One room per
+question, each imported on first use:
+
+- :mod:`~sklearn_faithful.metrics`: how good is my model? Confidence metrics,
+  scorers and the probabilistic confusion matrix display.
+- :mod:`~sklearn_faithful.model_selection`: how do I split? The
+  block-regularized m x 2 cross-validation splitters.
+- :mod:`~sklearn_faithful.holdout`: one test set: how sure is my score, and is
+  B better on these items? Bootstrap intervals, paired tests, McNemar.
+- :mod:`~sklearn_faithful.comparison`: is B better than A across CV splits?
+  ``ModelComparison``, ``BayesModelComparison`` and the CV tests.
+- :mod:`~sklearn_faithful.multi_dataset`: do k methods differ over N data
+  sets? Friedman, Nemenyi and the Bayesian signed-rank test.
+- :mod:`~sklearn_faithful.model_based`: my metric is itself a classifier.
+  Goyal et al. (2023) and prediction-powered inference.
+- :mod:`~sklearn_faithful.gate`: did my new model regress, and how many items
+  do I need?
+- :mod:`~sklearn_faithful.utils`: the floor: intervals and input checks.
+
+The command line is ``sklearn-faithful`` (:mod:`sklearn_faithful.cli`).
 """
 
-from .comparison import (
-    BayesianSignedRankTestResult,
-    BayesModelComparison,
-    BayesTestResult,
-    BetaPosterior,
-    CochransQTestResult,
-    ConfidenceInterval,
-    CorrelatedTTestResult,
-    CredibleInterval,
-    CriticalDifferenceDisplay,
-    CVFtestResult,
-    CVTtestResult,
-    F1Posterior,
-    FriedmanTestResult,
-    MacroPosterior,
-    McNemarTestResult,
-    ModelBasedMetricTest,
-    ModelBasedTestResult,
-    ModelComparison,
-    PairedBayesTestResult,
-    bayes_test,
-    bayesian_correlated_ttest,
-    bayesian_signed_rank_test,
-    blocked_mx2cv_ttest,
-    cochrans_q_test,
-    combined_ftest_5x2cv,
-    corrected_resampled_ttest,
-    correlation_factor,
-    counts_from_cv_results,
-    counts_from_triples,
-    effective_counts,
-    friedman_test,
-    mcnemar_test,
-    metric_posterior,
-    model_based_test_from_summary,
-    paired_bayes_test,
-    paired_ttest_5x2cv,
-)
-from .metrics import (
-    ProbabilisticConfusionMatrixDisplay,
-    cf1_score,
-    cfbeta_score,
-    cprecision_recall_fscore_support,
-    cprecision_score,
-    crecall_score,
-    get_scorer,
-    get_scorer_names,
-    make_confidence_scorer,
-    probabilistic_confusion_matrix,
-)
-from .model_selection import (
-    BlockBalance,
-    BlockRegularized3x2CV,
-    BlockRegularizedMx2CV,
-)
-from .stats import (
-    AccuracyRegressionTest,
-    BootstrapIntervalResult,
-    PairedTestResult,
-    RegressionCheckResult,
-    SignTestResult,
-    bootstrap_confidence_interval,
-    estimate_sigma,
-    kappa_confidence_interval,
-    minimum_detectable_effect,
-    paired_bootstrap_test,
-    paired_permutation_test,
-    regression_threshold,
-    required_sample_size,
-    sign_test,
-)
+import importlib
 
 __version__ = "0.1.0.dev0"
 
-__all__ = [
-    "ModelComparison",
-    "CorrelatedTTestResult",
-    "CVFtestResult",
-    "CVTtestResult",
-    "bayesian_correlated_ttest",
-    "blocked_mx2cv_ttest",
-    "combined_ftest_5x2cv",
-    "corrected_resampled_ttest",
-    "paired_ttest_5x2cv",
-    "CochransQTestResult",
-    "McNemarTestResult",
-    "cochrans_q_test",
-    "mcnemar_test",
-    "BayesianSignedRankTestResult",
-    "CriticalDifferenceDisplay",
-    "FriedmanTestResult",
-    "bayesian_signed_rank_test",
-    "friedman_test",
-    "sign_test",
-    "required_sample_size",
-    "regression_threshold",
-    "paired_permutation_test",
-    "paired_bootstrap_test",
-    "minimum_detectable_effect",
-    "kappa_confidence_interval",
-    "estimate_sigma",
-    "bootstrap_confidence_interval",
-    "SignTestResult",
-    "RegressionCheckResult",
-    "PairedTestResult",
-    "PairedBayesTestResult",
-    "paired_bayes_test",
-    "BootstrapIntervalResult",
-    "AccuracyRegressionTest",
-    "model_based_test_from_summary",
-    "ModelBasedTestResult",
-    "ModelBasedMetricTest",
-    "ConfidenceInterval",
-    "BayesModelComparison",
-    "BayesTestResult",
-    "BetaPosterior",
-    "BlockBalance",
-    "BlockRegularized3x2CV",
-    "BlockRegularizedMx2CV",
-    "CredibleInterval",
-    "F1Posterior",
-    "MacroPosterior",
-    "ProbabilisticConfusionMatrixDisplay",
-    "__version__",
-    "bayes_test",
-    "cf1_score",
-    "cfbeta_score",
-    "correlation_factor",
-    "counts_from_cv_results",
-    "counts_from_triples",
-    "cprecision_recall_fscore_support",
-    "cprecision_score",
-    "crecall_score",
-    "effective_counts",
-    "get_scorer",
-    "get_scorer_names",
-    "make_confidence_scorer",
-    "metric_posterior",
-    "probabilistic_confusion_matrix",
-]
+_ROOMS = (
+    "cli",
+    "comparison",
+    "gate",
+    "holdout",
+    "metrics",
+    "model_based",
+    "model_selection",
+    "multi_dataset",
+    "utils",
+)
+
+__all__ = [*_ROOMS, "__version__"]
+
+
+def __getattr__(name):
+    # Rooms load on first use, as scikit-learn's subpackages do, so that
+    # ``import sklearn_faithful`` (and ``sklearn-faithful --help``) imports
+    # neither scipy nor scikit-learn.
+    if name in _ROOMS:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted([*globals(), *_ROOMS])

@@ -17,15 +17,22 @@ not data are covered by ``test_common_params.py``.
 """
 
 import dataclasses
+import types
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
-import sklearn_faithful as sf
+from sklearn_faithful.utils._discovery import all_public_names
 
 N = 60
+
+# Every public name under one roof, found through each room's __all__.
+_NAMES = all_public_names()
+sf = types.SimpleNamespace(
+    __all__=sorted(_NAMES), **{name: obj for name, (_, obj) in _NAMES.items()}
+)
 
 
 def _labels(seed=0, n=N):

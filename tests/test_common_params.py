@@ -15,20 +15,23 @@ import pytest
 from sklearn.base import BaseEstimator
 from sklearn.naive_bayes import GaussianNB
 
-import sklearn_faithful
-from sklearn_faithful import (
-    AccuracyRegressionTest,
+from sklearn_faithful.comparison import (
     BayesModelComparison,
     BetaPosterior,
-    BlockRegularized3x2CV,
-    BlockRegularizedMx2CV,
     F1Posterior,
     MacroPosterior,
-    ModelBasedMetricTest,
-    ProbabilisticConfusionMatrixDisplay,
     bayes_test,
-    model_based_test_from_summary,
     paired_bayes_test,
+)
+from sklearn_faithful.gate import AccuracyRegressionTest
+from sklearn_faithful.metrics import ProbabilisticConfusionMatrixDisplay
+from sklearn_faithful.model_based import (
+    ModelBasedMetricTest,
+    model_based_test_from_summary,
+)
+from sklearn_faithful.model_selection import (
+    BlockRegularized3x2CV,
+    BlockRegularizedMx2CV,
 )
 from sklearn_faithful.utils._compat import (
     InvalidParameterError,
@@ -36,12 +39,9 @@ from sklearn_faithful.utils._compat import (
     generate_valid_param,
     make_constraint,
 )
+from sklearn_faithful.utils._discovery import all_public_names
 
-PUBLIC = {
-    name: getattr(sklearn_faithful, name)
-    for name in sklearn_faithful.__all__
-    if name != "__version__"
-}
+PUBLIC = {name: obj for name, (_, obj) in all_public_names().items()}
 FUNCTIONS = {n: f for n, f in PUBLIC.items() if inspect.isfunction(f)}
 CLASSES = {n: c for n, c in PUBLIC.items() if inspect.isclass(c)}
 
@@ -174,7 +174,7 @@ def _fit_data():
 # scikit-learn's do, in fit), the other classes when built.
 USE = {
     BayesModelComparison: lambda obj: obj.fit(*_fit_data()),
-    sklearn_faithful.ModelComparison: lambda obj: obj.fit(*_fit_data()),
+    PUBLIC["ModelComparison"]: lambda obj: obj.fit(*_fit_data()),
     ModelBasedMetricTest: lambda obj: obj.fit([[0.0]], [0]),
     BlockRegularized3x2CV: lambda obj: obj.get_n_splits(),
     BlockRegularizedMx2CV: lambda obj: obj.get_n_splits(),
@@ -203,7 +203,7 @@ def _instances():
     return {
         AccuracyRegressionTest: AccuracyRegressionTest(),
         BayesModelComparison: BayesModelComparison(GaussianNB(), GaussianNB()),
-        sklearn_faithful.ModelComparison: sklearn_faithful.ModelComparison(
+        PUBLIC["ModelComparison"]: PUBLIC["ModelComparison"](
             {"a": GaussianNB(), "b": GaussianNB()}, scoring="accuracy"
         ),
         BetaPosterior: post,
@@ -215,32 +215,24 @@ def _instances():
         ProbabilisticConfusionMatrixDisplay: ProbabilisticConfusionMatrixDisplay(
             np.eye(2), np.eye(2)
         ),
-        sklearn_faithful.BayesTestResult: bayes_test(counts, counts),
-        sklearn_faithful.PairedBayesTestResult: paired_bayes_test(counts, counts),
-        sklearn_faithful.ModelBasedTestResult: model_based_test_from_summary(
+        PUBLIC["BayesTestResult"]: bayes_test(counts, counts),
+        PUBLIC["PairedBayesTestResult"]: paired_bayes_test(counts, counts),
+        PUBLIC["ModelBasedTestResult"]: model_based_test_from_summary(
             0.1, 100, 0.2, 100, precision=0.9, false_omission_rate=0.1
         ),
-        sklearn_faithful.CVTtestResult: sklearn_faithful.blocked_mx2cv_ttest(
-            split_a, split_b
+        PUBLIC["CVTtestResult"]: PUBLIC["blocked_mx2cv_ttest"](split_a, split_b),
+        PUBLIC["CVFtestResult"]: PUBLIC["combined_ftest_5x2cv"](split_a, split_b),
+        PUBLIC["CorrelatedTTestResult"]: (
+            PUBLIC["bayesian_correlated_ttest"](split_a, split_b, n_train=9, n_test=1)
         ),
-        sklearn_faithful.CVFtestResult: sklearn_faithful.combined_ftest_5x2cv(
-            split_a, split_b
+        PUBLIC["CriticalDifferenceDisplay"]: (
+            PUBLIC["CriticalDifferenceDisplay"]([1.0, 2.0, 3.0], 1.0)
         ),
-        sklearn_faithful.CorrelatedTTestResult: (
-            sklearn_faithful.bayesian_correlated_ttest(
-                split_a, split_b, n_train=9, n_test=1
-            )
-        ),
-        sklearn_faithful.CriticalDifferenceDisplay: (
-            sklearn_faithful.CriticalDifferenceDisplay([1.0, 2.0, 3.0], 1.0)
-        ),
-        sklearn_faithful.FriedmanTestResult: sklearn_faithful.friedman_test(
+        PUBLIC["FriedmanTestResult"]: PUBLIC["friedman_test"](
             np.random.default_rng(0).random((5, 4))
         ),
-        sklearn_faithful.BayesianSignedRankTestResult: (
-            sklearn_faithful.bayesian_signed_rank_test(
-                [1, 2, 3], [2, 3, 3.5], n_samples=10
-            )
+        PUBLIC["BayesianSignedRankTestResult"]: (
+            PUBLIC["bayesian_signed_rank_test"]([1, 2, 3], [2, 3, 3.5], n_samples=10)
         ),
     }
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-import sklearn_faithful
+from sklearn_faithful.utils._discovery import all_public_names
 
 DOC = Path(__file__).resolve().parents[1] / "doc"
 
@@ -26,7 +26,8 @@ DOC = Path(__file__).resolve().parents[1] / "doc"
 # Returns section although the function returns a value.
 CHECKS = ("GL08", "SS01", "PR01", "PR02", "RT01")
 
-PUBLIC = [name for name in sklearn_faithful.__all__ if name != "__version__"]
+NAMES = all_public_names()
+PUBLIC = sorted(NAMES)
 
 
 def _public_methods(cls):
@@ -47,11 +48,11 @@ def _public_methods(cls):
 
 def _documented_objects():
     for name in PUBLIC:
-        obj = getattr(sklearn_faithful, name)
-        yield f"sklearn_faithful.{name}"
+        room, obj = NAMES[name]
+        yield f"sklearn_faithful.{room}.{name}"
         if inspect.isclass(obj):
             for method in _public_methods(obj):
-                yield f"sklearn_faithful.{name}.{method}"
+                yield f"sklearn_faithful.{room}.{name}.{method}"
 
 
 def _api_entries():
@@ -85,7 +86,7 @@ def test_every_public_name_has_an_api_page():
         assert toctree, f"{module}.{name} is listed without :toctree:, so no page"
         obj = getattr(importlib.import_module(module), name)
         listed[id(obj)] = f"{module}.{name}"
-    missing = [n for n in PUBLIC if id(getattr(sklearn_faithful, n)) not in listed]
+    missing = [n for n in PUBLIC if id(NAMES[n][1]) not in listed]
     assert not missing, f"not in doc/api.rst: {missing}"
     assert len(set(listed.values())) == len(_api_entries()), "listed twice"
 

@@ -7,24 +7,30 @@ from numpy.testing import assert_allclose, assert_array_equal
 from scipy import stats
 from sklearn import metrics as skm
 
-from sklearn_faithful import (
-    AccuracyRegressionTest,
+from sklearn_faithful.comparison import (
     BetaPosterior,
     MacroPosterior,
-    ModelBasedMetricTest,
-    ProbabilisticConfusionMatrixDisplay,
     bayes_test,
-    bootstrap_confidence_interval,
-    cf1_score,
     counts_from_triples,
+)
+from sklearn_faithful.gate import (
+    AccuracyRegressionTest,
+    regression_threshold,
+    required_sample_size,
+)
+from sklearn_faithful.holdout import (
+    bootstrap_confidence_interval,
     kappa_confidence_interval,
     paired_bootstrap_test,
     paired_permutation_test,
-    probabilistic_confusion_matrix,
-    regression_threshold,
-    required_sample_size,
     sign_test,
 )
+from sklearn_faithful.metrics import (
+    ProbabilisticConfusionMatrixDisplay,
+    cf1_score,
+    probabilistic_confusion_matrix,
+)
+from sklearn_faithful.model_based import ModelBasedMetricTest
 
 # --- 1. narrow integer, bool and uint64 labels ---------------------------------
 

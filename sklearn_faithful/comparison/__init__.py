@@ -1,6 +1,12 @@
-"""Comparing two models: posteriors of P, R and F1 and the Bayes test."""
+"""Is B better than A across cross-validation splits?
 
-from ..utils._results import ConfidenceInterval, CredibleInterval
+The two front doors, :class:`ModelComparison` (any score, any number of
+models) and :class:`BayesModelComparison` (precision, recall and F1 from
+counts); the Bayes tests of Wang & Li (2019) with their posteriors and
+counts; and the corrected, 5x2cv, blocked m x 2 and Bayesian correlated
+t-tests of split scores.
+"""
+
 from ._bayes import BayesTestResult, bayes_test
 from ._bayes_comparison import BayesModelComparison, counts_from_cv_results
 from ._counts import correlation_factor, counts_from_triples, effective_counts
@@ -14,63 +20,31 @@ from ._cv_tests import (
     corrected_resampled_ttest,
     paired_ttest_5x2cv,
 )
-from ._holdout_tests import (
-    CochransQTestResult,
-    McNemarTestResult,
-    cochrans_q_test,
-    mcnemar_test,
-)
-from ._model_based import (
-    ModelBasedMetricTest,
-    ModelBasedTestResult,
-    model_based_test_from_summary,
-)
 from ._model_comparison import ModelComparison
-from ._multi_dataset import (
-    BayesianSignedRankTestResult,
-    CriticalDifferenceDisplay,
-    FriedmanTestResult,
-    bayesian_signed_rank_test,
-    friedman_test,
-)
 from ._paired import PairedBayesTestResult, paired_bayes_test
 from ._posterior import BetaPosterior, F1Posterior, MacroPosterior, metric_posterior
 
 __all__ = [
-    "ModelComparison",
-    "CorrelatedTTestResult",
+    "BayesModelComparison",
+    "BayesTestResult",
+    "BetaPosterior",
     "CVFtestResult",
     "CVTtestResult",
+    "CorrelatedTTestResult",
+    "F1Posterior",
+    "MacroPosterior",
+    "ModelComparison",
+    "PairedBayesTestResult",
+    "bayes_test",
     "bayesian_correlated_ttest",
     "blocked_mx2cv_ttest",
     "combined_ftest_5x2cv",
     "corrected_resampled_ttest",
-    "paired_ttest_5x2cv",
-    "CochransQTestResult",
-    "McNemarTestResult",
-    "cochrans_q_test",
-    "mcnemar_test",
-    "BayesianSignedRankTestResult",
-    "CriticalDifferenceDisplay",
-    "FriedmanTestResult",
-    "bayesian_signed_rank_test",
-    "friedman_test",
-    "BayesModelComparison",
-    "BayesTestResult",
-    "BetaPosterior",
-    "ConfidenceInterval",
-    "CredibleInterval",
-    "ModelBasedMetricTest",
-    "ModelBasedTestResult",
-    "PairedBayesTestResult",
-    "F1Posterior",
-    "MacroPosterior",
-    "bayes_test",
     "correlation_factor",
     "counts_from_cv_results",
     "counts_from_triples",
     "effective_counts",
     "metric_posterior",
-    "model_based_test_from_summary",
     "paired_bayes_test",
+    "paired_ttest_5x2cv",
 ]

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..utils._compat import Interval, StrOptions, validate_params
 from ..utils._random import _generator
-from ..utils._results import CredibleInterval
+from ..utils._results import CredibleInterval, _DecidesMixin, _interval_text
 from ..utils._validation import CONFIDENCE_LEVEL, RANDOM_STATE
 from ._counts import _CORRELATION, _check_counts, _effective_counts, _factor_for_splits
 from ._posterior import METRICS, MacroPosterior, metric_posterior
@@ -15,60 +15,6 @@ from ._posterior import METRICS, MacroPosterior, metric_posterior
 METHODS = ("exact", "monte-carlo")
 _EXACT_TIE = 1e-9
 AVERAGES = ("binary", "micro", "macro")
-
-
-class _DecidesMixin:
-    """``decide(threshold)`` for results with ``p_h0``, ``p_h1`` and a rope."""
-
-    @validate_params(
-        {"threshold": [Interval(Real, 0.5, 1, closed="neither")]},
-        prefer_skip_nested_validation=True,
-    )
-    def decide(self, threshold=0.95):
-        """Decide only where the posterior warrants a claim.
-
-        Without a rope: ``"B better"`` when ``P(H1) >= threshold``, ``"B not
-        better"`` when ``P(H0) >= threshold``, otherwise ``"undecided"``. With
-        a rope, as baycomp's users expect: ``"B better"``, ``"equivalent"`` or
-        ``"B worse"`` when that posterior probability reaches ``threshold``,
-        otherwise ``"undecided"``.
-
-        Parameters
-        ----------
-        threshold : float, default=0.95
-            Posterior probability a claim needs, in (0.5, 1).
-
-        Returns
-        -------
-        decision : str
-
-        Notes
-        -----
-        The paper's rule (``decision`` of :class:`BayesTestResult`) picks the
-        larger of ``P(H0)`` and ``P(H1)``. Two equal models then give "accept
-        H1" about half of the time, so that rule is a coin flip at the null;
-        this one says "undecided" there.
-        """
-        if self.rope > 0:
-            for claim, p in (
-                ("B better", self.p_better),
-                ("equivalent", self.p_equivalent),
-                ("B worse", self.p_worse),
-            ):
-                if p >= threshold:
-                    return claim
-            return "undecided"
-        if self.p_h1 >= threshold:
-            return "B better"
-        if self.p_h0 >= threshold:
-            return "B not better"
-        return "undecided"
-
-    def _rope_text(self):
-        return (
-            f"P(B worse) = {self.p_worse:.4f}, P(equivalent) = "
-            f"{self.p_equivalent:.4f}, P(B better) = {self.p_better:.4f}"
-        )
 
 
 @dataclass(frozen=True)
@@ -186,10 +132,6 @@ class BayesTestResult(_DecidesMixin):
                 f"\n(Monte Carlo, {self.n_draws} draws, s.e. {self.standard_error:.1e})"
             )
         return text
-
-
-def _interval_text(interval):
-    return f"[{interval.low:.4f}, {interval.high:.4f}]"
 
 
 def _results_table(results):

@@ -18,6 +18,7 @@ from sklearn.utils.parallel import delayed
 from sklearn.utils.validation import check_is_fitted
 
 from ..model_selection import BlockRegularized3x2CV
+from ..model_selection._design import _check_mx2_structure, _check_same_splits
 from ..utils._compat import (
     HasMethods,
     Interval,
@@ -44,7 +45,7 @@ from ..utils._validation import (
 from ._bayes import METHODS, _results_table, bayes_test
 from ._counts import _CORRELATION, _effective_counts, _factor_for_splits
 from ._paired import _paired_table, paired_bayes_test
-from ._plot import _plot_comparison
+from ._plot import _plot_comparison, _short_name
 from ._posterior import METRICS
 
 
@@ -196,70 +197,12 @@ def counts_from_cv_results(cv_results, X, y, *, labels=None, sample_weight=None)
     return _as_counts_array(per_split, shape, sample_weight is not None)
 
 
-def _check_mx2_structure(splits, n_samples):
-    """Check that consecutive splits form m complementary two-fold partitions."""
-    if len(splits) == 0 or len(splits) % 2:
-        raise ValueError(
-            f"cv gave {len(splits)} splits; the correlation correction assumes "
-            "m two-fold partitions, each used both ways (2m splits, 6 for 3x2 "
-            "BCV). Use BlockRegularizedMx2CV, or give the factor itself as a "
-            "float in correlation=..."
-        )
-    for k in range(0, len(splits), 2):
-        (train1, test1), (train2, test2) = splits[k], splits[k + 1]
-        if len(test1) == 0 or len(test2) == 0:
-            raise ValueError(f"cv split {k} or {k + 1} has an empty test set.")
-        halves_ok = (
-            len(test1) + len(test2) == n_samples
-            and np.array_equal(np.sort(train1), np.sort(test2))
-            and np.array_equal(np.sort(train2), np.sort(test1))
-            and np.union1d(test1, test2).size == n_samples
-        )
-        if not halves_ok:
-            raise ValueError(
-                f"cv splits {k} and {k + 1} are not the two halves of one "
-                "two-fold partition (train of one = test of the other, together "
-                "all samples). The correlation correction assumes an m x 2 CV "
-                "such as BlockRegularized3x2CV; for another cv, give the factor "
-                "itself as a float in correlation=..."
-            )
-
-
-def _check_same_splits(
-    splits_a, splits_b, name_a="cv_results_a", name_b="cv_results_b"
-):
-    """Two results must come from identical splits."""
-    if len(splits_a) != len(splits_b):
-        raise ValueError(
-            f"{name_a} has {len(splits_a)} splits and {name_b} {len(splits_b)}; "
-            "the models must be cross-validated on the same splits. Run every "
-            "cross_validate call with the same cv object and seed, such as "
-            "BlockRegularized3x2CV(random_state=0)."
-        )
-    pairs = zip(splits_a, splits_b, strict=True)
-    for k, ((train_a, test_a), (train_b, test_b)) in enumerate(pairs):
-        if not (np.array_equal(train_a, train_b) and np.array_equal(test_a, test_b)):
-            raise ValueError(
-                f"{name_a} and {name_b} used different splits: split {k} has "
-                "other train or test indices. The test pairs the models split "
-                "by split, so run every cross_validate call with the same cv "
-                "object and seed, such as BlockRegularized3x2CV(random_state=0)."
-            )
-
-
 def _paired_or_none(counts, metric, test_params):
     """The paired test of one class, or None where its metric is undefined."""
     try:
         return paired_bayes_test(counts[0], counts[1], metric=metric, **test_params)
     except ValueError:
         return None
-
-
-def _short_name(estimator):
-    steps = getattr(estimator, "steps", None)
-    if steps is not None:
-        return "Pipeline(" + ", ".join(type(s).__name__ for _, s in steps) + ")"
-    return type(estimator).__name__
 
 
 class BayesModelComparison(BaseEstimator):

@@ -30,9 +30,8 @@ import numpy as np
 from scipy import stats
 
 from ..utils._compat import Interval, validate_params
-from ..utils._results import ConfidenceInterval, CredibleInterval
+from ..utils._results import ConfidenceInterval, CredibleInterval, _interval_text
 from ..utils._validation import ALTERNATIVE, CONFIDENCE_LEVEL
-from ._bayes import _interval_text
 from ._paired import _difference_probabilities, _DifferencePosteriorMixin
 
 _SIZE = [Interval(Integral, 1, None, closed="left")]

@@ -25,6 +25,7 @@ from sklearn.utils.metadata_routing import (
 from sklearn.utils.validation import check_is_fitted
 
 from ..model_selection import BlockRegularizedMx2CV
+from ..model_selection._design import _check_mx2_structure, _check_same_splits
 from ..utils._compat import (
     Interval,
     StrOptions,
@@ -40,7 +41,6 @@ from ..utils._validation import (
     _validate_method,
     check_matplotlib,
 )
-from ._bayes_comparison import _check_mx2_structure, _check_same_splits
 from ._cv_tests import (
     _check_split_scores,
     bayesian_correlated_ttest,

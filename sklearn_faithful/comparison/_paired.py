@@ -24,9 +24,9 @@ from scipy import stats
 
 from ..metrics._prf import _precision_recall_fscore
 from ..utils._compat import Interval, StrOptions, validate_params
-from ..utils._results import CredibleInterval
+from ..utils._results import CredibleInterval, _DecidesMixin, _interval_text
 from ..utils._validation import CONFIDENCE_LEVEL
-from ._bayes import AVERAGES, _check_counts_average, _DecidesMixin, _interval_text
+from ._bayes import AVERAGES, _check_counts_average
 from ._counts import RHO1_RANGE, RHO2_RANGE
 from ._posterior import METRICS
 

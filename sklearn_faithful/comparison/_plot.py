@@ -166,10 +166,15 @@ def _plot_difference(ax, res, labels):
     )
 
 
+def _short_name(estimator):
+    steps = getattr(estimator, "steps", None)
+    if steps is not None:
+        return "Pipeline(" + ", ".join(type(s).__name__ for _, s in steps) + ")"
+    return type(estimator).__name__
+
+
 def _plot_comparison(comp, metrics, kind, axes, labels):
     """Draw one panel per metric; the body of :meth:`BayesModelComparison.plot`."""
-    from ._bayes_comparison import _short_name
-
     plt = check_matplotlib("BayesModelComparison.plot")
     if kind is None:
         kind = "difference" if comp.paired else "posteriors"

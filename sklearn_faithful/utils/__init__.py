@@ -1,5 +1,9 @@
-"""Input checks shared by every part of sklearn-faithful."""
+"""The floor every room stands on: result pieces and input checks.
 
-from ._validation import check_matplotlib
+:class:`ConfidenceInterval` and :class:`CredibleInterval` are the
+``(low, high)`` pairs the results return.
+"""
 
-__all__ = ["check_matplotlib"]
+from ._results import ConfidenceInterval, CredibleInterval
+
+__all__ = ["ConfidenceInterval", "CredibleInterval"]

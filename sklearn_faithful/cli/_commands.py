@@ -11,8 +11,9 @@ import os
 
 import numpy as np
 
-from . import __version__
-from ._cli_io import (
+from .. import __version__
+from ..utils._multitest import holm
+from ._io import (
     InputError,
     check_same_length,
     check_same_sentences,
@@ -23,7 +24,6 @@ from ._cli_io import (
     read_numbers,
     read_probabilities,
 )
-from .utils._multitest import holm
 
 CONFIDENCE_METRICS = ("cprecision", "crecall", "cf1")
 LABEL_METRICS = ("accuracy", "precision", "recall", "f1")
@@ -214,7 +214,7 @@ class _EntityMetric:
         self.__name__ = f"entity_{which}"
 
     def __call__(self, sentences, rows):
-        from .metrics._prf import _precision_recall_fscore
+        from ..metrics._prf import _precision_recall_fscore
 
         s = self.systems
         tp = s.n_correct[rows].sum()
@@ -233,7 +233,7 @@ class _EntityMetric:
 
 
 def _interval_of(data, which, args):
-    from .stats import bootstrap_confidence_interval
+    from ..holdout import bootstrap_confidence_interval
 
     res = bootstrap_confidence_interval(
         data.y_true,
@@ -250,11 +250,11 @@ def _interval_of(data, which, args):
 
 def _compare_one(data, which, args, splits):
     """System ``which`` against the first: the chosen test's numbers."""
-    from .stats import paired_bootstrap_test, paired_permutation_test, sign_test
+    from ..holdout import paired_bootstrap_test, paired_permutation_test, sign_test
 
     a, b = data.preds[0], data.preds[which]
     if args.test == "paired-bayes":
-        from .comparison import paired_bayes_test
+        from ..comparison import paired_bayes_test
 
         average = "micro" if data.kind == "conll" else args.average
         counts_a = data.split_counts(0, splits, average)
@@ -314,7 +314,7 @@ def _compare_one(data, which, args, splits):
 
 def _bcv_test_sets(data, args):
     """The test halves of the m x 2 BCV over the items, for paired-bayes."""
-    from .model_selection import BlockRegularizedMx2CV
+    from ..model_selection import BlockRegularizedMx2CV
 
     cv = BlockRegularizedMx2CV(args.repetitions, random_state=args.random_state)
     n = data.y_true.shape[0]
@@ -506,7 +506,7 @@ def text_interval(p):
 
 def _read_split_counts(path, triples):
     if triples:
-        from .comparison import counts_from_triples
+        from ..comparison import counts_from_triples
 
         rows, _ = read_numbers(
             path, width=(3,), what="one split's n_gold, n_pred, n_correct"
@@ -535,7 +535,7 @@ def _correlation(text):
 
 
 def run_bayes_test(args):
-    from .comparison import bayes_test, paired_bayes_test
+    from ..comparison import bayes_test, paired_bayes_test
 
     counts_a = _read_split_counts(args.counts_a, args.triples)
     counts_b = _read_split_counts(args.counts_b, args.triples)
@@ -696,7 +696,7 @@ def _corpus_items(args):
 
 
 def run_split(args):
-    from .model_selection import BlockRegularizedMx2CV
+    from ..model_selection import BlockRegularizedMx2CV
 
     n, what, y, groups, type_names = _corpus_items(args)
     cv = BlockRegularizedMx2CV(args.repetitions, random_state=args.random_state)
@@ -785,7 +785,7 @@ def text_split(p):
 
 
 def run_plan(args):
-    from .stats import (
+    from ..gate import (
         estimate_sigma,
         minimum_detectable_effect,
         regression_threshold,
@@ -853,7 +853,7 @@ def text_plan(p):
 
 
 def run_model_based(args):
-    from .comparison import model_based_test_from_summary
+    from ..model_based import model_based_test_from_summary
 
     res = model_based_test_from_summary(
         args.mean_c,

@@ -138,7 +138,7 @@ def estimate_sigma(scores=None, *, proportion=None):
 
     Examples
     --------
-    >>> from sklearn_faithful.stats import estimate_sigma
+    >>> from sklearn_faithful.gate import estimate_sigma
     >>> round(estimate_sigma(proportion=0.9), 12)
     0.3
     """
@@ -186,7 +186,7 @@ def regression_threshold(
 
     Examples
     --------
-    >>> from sklearn_faithful.stats import regression_threshold
+    >>> from sklearn_faithful.gate import regression_threshold
     >>> round(regression_threshold(0.9, 0.3, 1000), 4)
     0.8779
     """
@@ -222,7 +222,7 @@ def minimum_detectable_effect(sigma, n, *, alpha=0.05, beta=0.2):
 
     Examples
     --------
-    >>> from sklearn_faithful.stats import minimum_detectable_effect
+    >>> from sklearn_faithful.gate import minimum_detectable_effect
     >>> round(minimum_detectable_effect(0.3, 1000), 4)
     0.0334
     """
@@ -275,7 +275,7 @@ def required_sample_size(
 
     Examples
     --------
-    >>> from sklearn_faithful.stats import required_sample_size
+    >>> from sklearn_faithful.gate import required_sample_size
     >>> required_sample_size(0.3, 0.02)
     2783
     """
@@ -349,7 +349,7 @@ class AccuracyRegressionTest(BaseEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_faithful.stats import AccuracyRegressionTest
+    >>> from sklearn_faithful.gate import AccuracyRegressionTest
     >>> gate = AccuracyRegressionTest(theta=0.03, sigma=0.3)
     >>> gate.plan()
     1237

@@ -17,7 +17,10 @@ from sklearn.model_selection import (
     cross_validate,
 )
 
-from sklearn_faithful import BlockRegularized3x2CV, BlockRegularizedMx2CV
+from sklearn_faithful.model_selection import (
+    BlockRegularized3x2CV,
+    BlockRegularizedMx2CV,
+)
 
 
 def _splits(cv, n, y=None, groups=None):
@@ -187,7 +190,7 @@ def test_example_renders_its_figure(tmp_path, capsys):
     import runpy
     from pathlib import Path
 
-    script = Path(__file__).parents[1] / "examples" / "plot_block_regularized_cv.py"
+    script = Path(__file__).parents[2] / "examples" / "plot_block_regularized_cv.py"
     runpy.run_path(str(script))["main"]([str(tmp_path / "bcv.png")])
     assert (tmp_path / "bcv.png").stat().st_size > 5_000
     assert "samples per block: [25, 25, 25, 25]" in capsys.readouterr().out
@@ -202,7 +205,7 @@ def test_groups_reach_the_splitter(routing):
     from sklearn.model_selection import GridSearchCV, cross_validate
     from sklearn.naive_bayes import GaussianNB
 
-    from sklearn_faithful import BayesModelComparison
+    from sklearn_faithful.comparison import BayesModelComparison
 
     rng = np.random.default_rng(0)
     X = rng.standard_normal((120, 3))

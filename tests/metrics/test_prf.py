@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 from sklearn import metrics as skm
 
+from sklearn_faithful.holdout._fast_metrics import resolve_metric
+from sklearn_faithful.holdout._resampling import _fast_resampler
 from sklearn_faithful.metrics import (
     cf1_score,
     cfbeta_score,
     cprecision_score,
     crecall_score,
 )
-from sklearn_faithful.stats._fast_metrics import resolve_metric
-from sklearn_faithful.stats._resampling import _fast_resampler
 
 AVERAGES = ["binary", "micro", "macro", "weighted"]
 ZERO_DIVISIONS = ["warn", 0.0, 1.0, np.nan]

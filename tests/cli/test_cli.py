@@ -13,15 +13,15 @@ from sklearn_faithful.cli import main
 from sklearn_faithful.comparison import (
     bayes_test,
     counts_from_triples,
-    model_based_test_from_summary,
     paired_bayes_test,
 )
-from sklearn_faithful.stats import (
+from sklearn_faithful.gate import required_sample_size
+from sklearn_faithful.holdout import (
     bootstrap_confidence_interval,
     paired_bootstrap_test,
     paired_permutation_test,
-    required_sample_size,
 )
+from sklearn_faithful.model_based import model_based_test_from_summary
 from sklearn_faithful.utils._multitest import holm
 
 

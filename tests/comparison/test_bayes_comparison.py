@@ -14,12 +14,14 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
-from sklearn_faithful import (
+from sklearn_faithful.comparison import (
     BayesModelComparison,
-    BlockRegularized3x2CV,
-    BlockRegularizedMx2CV,
     bayes_test,
     correlation_factor,
+)
+from sklearn_faithful.model_selection import (
+    BlockRegularized3x2CV,
+    BlockRegularizedMx2CV,
 )
 
 

@@ -501,7 +501,7 @@ def bootstrap_confidence_interval(
 
     Examples
     --------
-    >>> from sklearn_faithful.stats import bootstrap_confidence_interval
+    >>> from sklearn_faithful.holdout import bootstrap_confidence_interval
     >>> y_true = [0, 1, 1, 0, 1, 1, 0, 1, 0, 1] * 10
     >>> y_pred = [0, 1, 0, 0, 1, 1, 1, 1, 0, 1] * 10
     >>> res = bootstrap_confidence_interval(y_true, y_pred, metric="f1",
@@ -662,7 +662,7 @@ n_jobs, verbose
 
     Examples
     --------
-    >>> from sklearn_faithful.stats import paired_bootstrap_test
+    >>> from sklearn_faithful.holdout import paired_bootstrap_test
     >>> y = [0, 1] * 50
     >>> a = [0, 1] * 40 + [1, 0] * 10
     >>> b = [0, 1] * 45 + [1, 0] * 5
@@ -747,7 +747,7 @@ confidence_level, alternative, fast, random_state, n_jobs, verbose
 
     Examples
     --------
-    >>> from sklearn_faithful.stats import paired_permutation_test
+    >>> from sklearn_faithful.holdout import paired_permutation_test
     >>> y = [0, 1] * 50
     >>> a = [0, 1] * 40 + [1, 0] * 10
     >>> b = [0, 1] * 45 + [1, 0] * 5
@@ -847,7 +847,7 @@ def sign_test(
 
     Examples
     --------
-    >>> from sklearn_faithful.stats import sign_test
+    >>> from sklearn_faithful.holdout import sign_test
     >>> y = [1] * 30
     >>> a = [1] * 20 + [0] * 10
     >>> b = [1] * 28 + [0] * 2
@@ -970,7 +970,7 @@ def kappa_confidence_interval(
 
     Examples
     --------
-    >>> from sklearn_faithful.stats import kappa_confidence_interval
+    >>> from sklearn_faithful.holdout import kappa_confidence_interval
     >>> y1 = [0, 1, 1, 0, 1, 2, 2, 0, 1, 2] * 8
     >>> y2 = [0, 1, 0, 0, 1, 2, 1, 0, 1, 2] * 8
     >>> res = kappa_confidence_interval(y1, y2, random_state=0)

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from joblib import parallel_config
 
-from sklearn_faithful.stats import (
+from sklearn_faithful.holdout import (
     bootstrap_confidence_interval,
     kappa_confidence_interval,
     paired_bootstrap_test,
     paired_permutation_test,
 )
-from sklearn_faithful.stats._fast_metrics import RESAMPLE_BLOCK, run_resamples
+from sklearn_faithful.holdout._fast_metrics import RESAMPLE_BLOCK, run_resamples
 from sklearn_faithful.utils._compat import InvalidParameterError
 
 # 3 blocks (256, 256, 8): more blocks than jobs, and a short last one

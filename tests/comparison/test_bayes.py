@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-from _wang2019_data import TABLE_2, TABLES_3_TO_5, TASKS
 from scipy import integrate, special, stats
 
 from sklearn_faithful.comparison import (
@@ -15,6 +14,8 @@ from sklearn_faithful.comparison import (
     effective_counts,
     metric_posterior,
 )
+
+from ._wang2019_data import TABLE_2, TABLES_3_TO_5, TASKS
 
 # --- the correlation factor ---------------------------------------------------
 

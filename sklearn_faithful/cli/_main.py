@@ -2,7 +2,7 @@
 
 ``demo`` shows the package on bundled data; the other subcommands serve
 people who hold prediction files (see doc/cli.rst). The parser lives here;
-the readers are in ``_cli_io.py`` and the commands in ``_cli_commands.py``.
+the readers are in ``_io.py`` and the commands in ``_commands.py``.
 """
 
 import argparse
@@ -193,7 +193,7 @@ def _inputs(p, *, tests):
 
 
 def _build_parser():
-    from . import __version__
+    from .. import __version__
 
     parser = argparse.ArgumentParser(
         prog="sklearn-faithful",
@@ -435,7 +435,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 
 def _run(args):
     """Run a file command; return its output text."""
-    from ._cli_commands import RUN
+    from ._commands import RUN
 
     run, text = RUN[args.command]
     if getattr(args, "metric", "") is None:
@@ -454,7 +454,7 @@ def main(argv=None):
         if args.command == "demo":
             run_demo(sys.stdout, args.random_state)
         else:
-            from ._cli_io import InputError
+            from ._io import InputError
 
             try:
                 with warnings.catch_warnings():

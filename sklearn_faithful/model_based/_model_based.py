@@ -478,7 +478,7 @@ def model_based_test_from_summary(
 
     Examples
     --------
-    >>> from sklearn_faithful.comparison import model_based_test_from_summary
+    >>> from sklearn_faithful.model_based import model_based_test_from_summary
     >>> res = model_based_test_from_summary(  # Table 1, BOLD
     ...     0.00456, 23679, 0.00236, 23679,
     ...     precision=0.8897, false_omission_rate=0.22769)
@@ -596,7 +596,7 @@ class ModelBasedMetricTest(BaseEstimator):
 
     Examples
     --------
-    >>> from sklearn_faithful.comparison import ModelBasedMetricTest
+    >>> from sklearn_faithful.model_based import ModelBasedMetricTest
     >>> test = ModelBasedMetricTest.from_rates(0.8897, 0.22769)
     >>> res = test.test_labels([0, 1, 0, 0, 1, 0, 0, 0], [0, 0, 0, 1, 0, 0, 0, 0])
     >>> round(res.effect, 3), round(res.rate_c, 3)
@@ -929,7 +929,7 @@ class ModelBasedMetricTest(BaseEstimator):
 
         Examples
         --------
-        >>> from sklearn_faithful.comparison import ModelBasedMetricTest
+        >>> from sklearn_faithful.model_based import ModelBasedMetricTest
         >>> test = ModelBasedMetricTest(None, method="ppi", paired=True, lam="auto")
         >>> res = test.test_labels(
         ...     [0, 1, 1, 0, 1, 0, 0, 1, 0, 0], [1, 1, 1, 0, 1, 1, 0, 1, 0, 1],
@@ -1076,7 +1076,7 @@ class ModelBasedMetricTest(BaseEstimator):
         --------
         >>> import numpy as np
         >>> from sklearn.linear_model import LogisticRegression
-        >>> from sklearn_faithful.comparison import ModelBasedMetricTest
+        >>> from sklearn_faithful.model_based import ModelBasedMetricTest
         >>> rng = np.random.default_rng(0)
         >>> X = rng.normal(size=(400, 1))
         >>> model = LogisticRegression().fit(X, X[:, 0] > 0.5)

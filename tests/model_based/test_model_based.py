@@ -8,7 +8,10 @@ from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 
-from sklearn_faithful import ModelBasedMetricTest, model_based_test_from_summary
+from sklearn_faithful.model_based import (
+    ModelBasedMetricTest,
+    model_based_test_from_summary,
+)
 from sklearn_faithful.utils._compat import InvalidParameterError
 
 # Table 1, BOLD row: N = 23,679 prompts per system, precision and FOR of the

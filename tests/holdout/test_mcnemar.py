@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from sklearn_faithful.comparison._holdout_tests import (
+from sklearn_faithful.holdout._mcnemar import (
     CochransQTestResult,
     McNemarTestResult,
     cochrans_q_test,

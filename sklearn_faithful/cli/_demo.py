@@ -13,7 +13,7 @@ def _demo_confidence_metrics(out, random_state):
     from sklearn.preprocessing import StandardScaler
     from sklearn.tree import DecisionTreeClassifier
 
-    from .metrics import get_scorer, probabilistic_confusion_matrix
+    from ..metrics import get_scorer, probabilistic_confusion_matrix
 
     X, y = load_wine(return_X_y=True)
     models = {
@@ -73,7 +73,7 @@ def _demo_bayes_comparison(out, random_state):
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
-    from .comparison import BayesModelComparison
+    from ..comparison import BayesModelComparison
 
     X, y = load_breast_cancer(return_X_y=True)
     model_a = make_pipeline(StandardScaler(), GaussianNB())
@@ -118,7 +118,7 @@ def _demo_model_based(out, random_state):
     """A metric model's own errors, counted (Goyal, Hu & Gupta 2023)."""
     from sklearn.linear_model import LogisticRegression
 
-    from .comparison import ModelBasedMetricTest, model_based_test_from_summary
+    from ..model_based import ModelBasedMetricTest, model_based_test_from_summary
 
     rng = np.random.default_rng(random_state)
 

@@ -16,12 +16,12 @@ from scipy import stats
 
 from ..utils._compat import HasMethods, Interval, validate_params
 from ..utils._random import _generator
+from ..utils._results import _DecidesMixin
 from ..utils._validation import (
     RANDOM_STATE,
     _validate_init_params,
     check_matplotlib,
 )
-from ._bayes import _DecidesMixin
 
 ALPHA = [Interval(Real, 0, 1, closed="neither")]
 AX = [HasMethods(["plot", "text", "set_axis_off"]), None]  # matplotlib Axes
@@ -326,7 +326,7 @@ def friedman_test(scores, *, names=None, greater_is_better=True):
 
     Examples
     --------
-    >>> from sklearn_faithful.comparison import friedman_test
+    >>> from sklearn_faithful.multi_dataset import friedman_test
     >>> scores = [[0.81, 0.84, 0.80], [0.72, 0.77, 0.74], [0.90, 0.93, 0.91],
     ...           [0.65, 0.70, 0.66], [0.88, 0.89, 0.85]]
     >>> res = friedman_test(scores, names=["tree", "forest", "knn"])
@@ -442,7 +442,7 @@ class CriticalDifferenceDisplay:
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> from sklearn_faithful.comparison import CriticalDifferenceDisplay
+    >>> from sklearn_faithful.multi_dataset import CriticalDifferenceDisplay
     >>> scores = [[0.81, 0.84, 0.80], [0.72, 0.77, 0.74], [0.90, 0.93, 0.91],
     ...           [0.65, 0.70, 0.66], [0.88, 0.89, 0.85]]
     >>> disp = CriticalDifferenceDisplay.from_scores(
@@ -829,7 +829,7 @@ def bayesian_signed_rank_test(
 
     Examples
     --------
-    >>> from sklearn_faithful.comparison import bayesian_signed_rank_test
+    >>> from sklearn_faithful.multi_dataset import bayesian_signed_rank_test
     >>> a = [0.81, 0.72, 0.90, 0.65, 0.88, 0.77, 0.93, 0.70]
     >>> b = [0.84, 0.77, 0.93, 0.70, 0.89, 0.80, 0.92, 0.75]
     >>> res = bayesian_signed_rank_test(a, b, rope=0.01, random_state=0)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sklearn_faithful.comparison._multi_dataset import (
+from sklearn_faithful.multi_dataset._multi_dataset import (
     BayesianSignedRankTestResult,
     CriticalDifferenceDisplay,
     FriedmanTestResult,

@@ -169,7 +169,7 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, method="exact"):
 
     Examples
     --------
-    >>> from sklearn_faithful.comparison import mcnemar_test
+    >>> from sklearn_faithful.holdout import mcnemar_test
     >>> y = [1] * 40
     >>> a = [1] * 30 + [0] * 10
     >>> b = [1] * 28 + [0] * 2 + [1] * 10
@@ -345,7 +345,7 @@ def cochrans_q_test(y_true, y_preds):
 
     Examples
     --------
-    >>> from sklearn_faithful.comparison import cochrans_q_test
+    >>> from sklearn_faithful.holdout import cochrans_q_test
     >>> y = [0, 1] * 10
     >>> preds = {
     ...     "a": y[:16] + [1, 0, 1, 0],

@@ -1,0 +1,23 @@
+"""Did my new model regress, and how many test items do I need to tell?
+
+The accuracy-regression gate of "Accuracy regression testing" and its
+planning functions: the threshold, the detectable effect and the sample size.
+"""
+
+from ._gate import (
+    AccuracyRegressionTest,
+    RegressionCheckResult,
+    estimate_sigma,
+    minimum_detectable_effect,
+    regression_threshold,
+    required_sample_size,
+)
+
+__all__ = [
+    "AccuracyRegressionTest",
+    "RegressionCheckResult",
+    "estimate_sigma",
+    "minimum_detectable_effect",
+    "regression_threshold",
+    "required_sample_size",
+]

@@ -1,0 +1,185 @@
+"""Tests of the statistics toolbox: gates, bootstrap, paired tests, agreement."""
+
+import functools
+import json
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sklearn_faithful.gate import (
+    AccuracyRegressionTest,
+    estimate_sigma,
+    minimum_detectable_effect,
+    regression_threshold,
+    required_sample_size,
+)
+
+# --- regression gates (formulas page) --------------------------------------------
+
+
+@pytest.mark.parametrize("alpha", [0.01, 0.05, 0.2])
+@pytest.mark.parametrize("sigma, n", [(0.3, 100), (0.5, 1000), (12.0, 57)])
+def test_threshold_and_mde_formulas(alpha, sigma, n):
+    se = np.sqrt(2 * sigma**2 / n)
+    gamma = regression_threshold(0.8, sigma, n, alpha=alpha)
+    assert gamma == pytest.approx(0.8 + stats.norm.ppf(alpha) * se)
+    assert gamma < 0.8
+    up = regression_threshold(0.8, sigma, n, alpha=alpha, higher_is_better=False)
+    assert up == pytest.approx(0.8 - stats.norm.ppf(alpha) * se)
+    theta = minimum_detectable_effect(sigma, n, alpha=alpha, beta=0.1)
+    assert theta == pytest.approx((stats.norm.ppf(0.9) - stats.norm.ppf(alpha)) * se)
+    # beta from the text's derivation: P(mean' > gamma | true drop theta)
+    miss = stats.norm.sf((gamma - (0.8 - theta)) / se)
+    assert miss == pytest.approx(0.1)
+
+
+@pytest.mark.parametrize("sigma", [0.1, 0.3, 0.5, 3.0])
+@pytest.mark.parametrize("target", [0.001, 0.013, 0.05, 0.2])
+@pytest.mark.parametrize("alpha, beta", [(0.05, 0.2), (0.01, 0.1), (0.1, 0.3)])
+def test_sample_size_is_smallest_n(sigma, target, alpha, beta):
+    n = required_sample_size(sigma, target, alpha=alpha, beta=beta)
+    theta = functools.partial(minimum_detectable_effect, sigma, alpha=alpha, beta=beta)
+    assert theta(n) <= target
+    if n > 1:
+        assert theta(n - 1) > target
+
+
+def test_sample_size_matches_iterating_n():
+    # the text's recipe: iterate n from small to large until theta(n) <= target
+    sigma, target = 0.4, 0.03
+    n = 1
+    while minimum_detectable_effect(sigma, n) > target:
+        n += 1
+    closed, table = required_sample_size(sigma, target, return_table=True)
+    assert closed == n
+    assert closed in table["n"]
+    np.testing.assert_allclose(
+        table["theta"], minimum_detectable_effect(sigma, table["n"])
+    )
+    assert (np.diff(table["theta"]) < 0).all()
+
+
+def test_estimate_sigma():
+    assert estimate_sigma(proportion=0.9) == pytest.approx(0.3)
+    scores = np.array([1, 0, 1, 1, 0, 1.0])
+    assert estimate_sigma(scores) == pytest.approx(scores.std(ddof=1))
+    # the worst case costs (0.5 / 0.3)^2 = 2.8x the items at 90% accuracy
+    ratio = required_sample_size(0.5, 0.02) / required_sample_size(0.3, 0.02)
+    assert ratio == pytest.approx((0.5 / 0.3) ** 2, rel=0.01)
+
+
+def test_gate_passes_fails_and_round_trips(tmp_path):
+    rng = np.random.default_rng(0)
+    gate = AccuracyRegressionTest(theta=0.03, sigma=0.3)
+    n = gate.plan()
+    assert n == required_sample_size(0.3, 0.03)
+    gate.set_reference((rng.random(n) < 0.9).astype(float))
+    same = gate.check((rng.random(n) < 0.9).astype(float))
+    worse = gate.check((rng.random(n) < 0.83).astype(float))
+    assert worse.passed is False and worse.pvalue < 0.05
+    assert same.threshold == gate.threshold_
+    assert worse.power_at_theta == pytest.approx(0.8, abs=0.01)
+    path = tmp_path / "gate.json"
+    gate.save(path)
+    json.loads(path.read_text())
+    again = AccuracyRegressionTest.load(path)
+    assert again.check(
+        worse_scores := (rng.random(n) < 0.83).astype(float)
+    ) == gate.check(worse_scores)
+
+
+def test_gate_lower_is_better_and_paired(tmp_path):
+    rng = np.random.default_rng(1)
+    ref = rng.normal(100, 10, 400)  # latency, lower is better
+    gate = AccuracyRegressionTest(higher_is_better=False, theta=2.0, paired=True)
+    gate.set_reference(ref)
+    slower = ref + rng.normal(0.8, 2.0, 400)  # each item 0.8 slower
+    res = gate.check(slower)
+    assert not res.passed and res.threshold > gate.reference_mean_
+    unpaired = AccuracyRegressionTest(higher_is_better=False, theta=2.0)
+    assert unpaired.set_reference(ref).check(slower).passed  # far less power
+    gate.save(tmp_path / "g.json")
+    assert AccuracyRegressionTest.load(tmp_path / "g.json").check(slower) == res
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: regression_threshold(0.9, 0.0, 10), "sigma"),
+        (lambda: minimum_detectable_effect(0.3, 10, alpha=0.6), "alpha"),
+        (lambda: minimum_detectable_effect(0.3, 10, beta=0.0), "beta"),
+        (lambda: required_sample_size(0.3, -0.1), "theta"),
+        (lambda: regression_threshold(0.9, 0.3, 0), "n"),
+        (lambda: AccuracyRegressionTest().plan(), "sigma and theta"),
+        (lambda: AccuracyRegressionTest().check([1, 0]), "set_reference"),
+        (lambda: AccuracyRegressionTest(sigma=0.3).set_reference([1.0]), "2 items"),
+        (
+            lambda: AccuracyRegressionTest(sigma=0.3).set_reference([1, 0]).check([1]),
+            "items",
+        ),
+    ],
+)
+def test_gate_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+# --- the gate where the normal approximation is poor --------------------------
+
+
+def test_perfect_reference_run():
+    perfect = np.ones(300)
+    with pytest.raises(ValueError, match="all 300 reference scores equal 1.0"):
+        AccuracyRegressionTest().set_reference(perfect)
+    paired = AccuracyRegressionTest(paired=True).set_reference(perfect)
+    worse = perfect.copy()
+    worse[:30] = 0
+    assert not paired.check(worse).passed
+    assert paired.check(perfect).passed
+    sigma = estimate_sigma(proportion=1 - 3 / 300)
+    with pytest.warns(UserWarning, match="normal approximation is poor"):
+        gate = AccuracyRegressionTest(sigma=sigma).set_reference(perfect)
+    assert gate.check(perfect).passed
+
+
+def test_gate_warns_where_its_false_alarms_exceed_alpha():
+    rng = np.random.default_rng(0)
+    with pytest.warns(UserWarning, match=r"n min\(p, 1 - p\) = 5 < 100"):
+        AccuracyRegressionTest().set_reference((np.arange(100) >= 5).astype(float))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        AccuracyRegressionTest().set_reference((rng.random(2000) < 0.9).astype(float))
+        AccuracyRegressionTest(paired=True).set_reference(np.arange(100) >= 5)
+        AccuracyRegressionTest().set_reference(rng.random(50))  # not 0/1 scores
+
+
+def test_regression_gate_is_estimator_like(tmp_path):
+    """get_params, set_params, clone, scikit-learn's repr and NotFittedError."""
+    from sklearn.base import clone
+    from sklearn.exceptions import NotFittedError
+
+    gate = AccuracyRegressionTest(theta=0.03, sigma=0.3, paired=True)
+    assert gate.get_params() == {
+        "alpha": 0.05,
+        "beta": 0.2,
+        "higher_is_better": True,
+        "paired": True,
+        "sigma": 0.3,
+        "theta": 0.03,
+    }
+    assert repr(gate) == "AccuracyRegressionTest(paired=True, sigma=0.3, theta=0.03)"
+    assert gate.set_params(alpha=0.01) is gate and gate.alpha == 0.01
+    copy = clone(gate)
+    assert copy.get_params() == gate.get_params()
+    for call in (lambda g: g.check([1.0, 0.0]), lambda g: g.save(tmp_path / "g.json")):
+        with pytest.raises(NotFittedError, match="set_reference"):
+            call(copy)
+    scores = np.tile([1.0, 0.0, 1.0, 1.0], 50)
+    gate.set_reference(scores)
+    assert not hasattr(clone(gate), "reference_mean_")  # clone drops the reference
+    gate.save(tmp_path / "g.json")
+    loaded = AccuracyRegressionTest.load(tmp_path / "g.json")
+    assert loaded.get_params() == gate.get_params()
+    assert loaded.check(scores) == gate.check(scores)
