@@ -7,44 +7,46 @@ counts; and the corrected, 5x2cv, blocked m x 2 and Bayesian correlated
 t-tests of split scores.
 """
 
-from ._bayes import BayesTestResult, bayes_test
-from ._bayes_comparison import BayesModelComparison, counts_from_cv_results
-from ._counts import correlation_factor, counts_from_triples, effective_counts
-from ._cv_tests import (
-    CorrelatedTTestResult,
-    CVFtestResult,
-    CVTtestResult,
-    bayesian_correlated_ttest,
-    blocked_mx2cv_ttest,
-    combined_ftest_5x2cv,
-    corrected_resampled_ttest,
-    paired_ttest_5x2cv,
-)
-from ._model_comparison import ModelComparison
-from ._paired import PairedBayesTestResult, paired_bayes_test
-from ._posterior import BetaPosterior, F1Posterior, MacroPosterior, metric_posterior
+from ..utils._lazy import attach
 
-__all__ = [
-    "BayesModelComparison",
-    "BayesTestResult",
-    "BetaPosterior",
-    "CVFtestResult",
-    "CVTtestResult",
-    "CorrelatedTTestResult",
-    "F1Posterior",
-    "MacroPosterior",
-    "ModelComparison",
-    "PairedBayesTestResult",
-    "bayes_test",
-    "bayesian_correlated_ttest",
-    "blocked_mx2cv_ttest",
-    "combined_ftest_5x2cv",
-    "corrected_resampled_ttest",
-    "correlation_factor",
-    "counts_from_cv_results",
-    "counts_from_triples",
-    "effective_counts",
-    "metric_posterior",
-    "paired_bayes_test",
-    "paired_ttest_5x2cv",
-]
+__getattr__, __dir__, __all__ = attach(
+    __name__,
+    {
+        "_bayes": [
+            "BayesTestResult",
+            "bayes_test",
+        ],
+        "_bayes_comparison": [
+            "BayesModelComparison",
+            "counts_from_cv_results",
+        ],
+        "_counts": [
+            "correlation_factor",
+            "counts_from_triples",
+            "effective_counts",
+        ],
+        "_cv_tests": [
+            "CorrelatedTTestResult",
+            "CVFtestResult",
+            "CVTtestResult",
+            "bayesian_correlated_ttest",
+            "blocked_mx2cv_ttest",
+            "combined_ftest_5x2cv",
+            "corrected_resampled_ttest",
+            "paired_ttest_5x2cv",
+        ],
+        "_model_comparison": [
+            "ModelComparison",
+        ],
+        "_paired": [
+            "PairedBayesTestResult",
+            "paired_bayes_test",
+        ],
+        "_posterior": [
+            "BetaPosterior",
+            "F1Posterior",
+            "MacroPosterior",
+            "metric_posterior",
+        ],
+    },
+)

@@ -4,20 +4,18 @@ The accuracy-regression gate of "Accuracy regression testing" and its
 planning functions: the threshold, the detectable effect and the sample size.
 """
 
-from ._gate import (
-    AccuracyRegressionTest,
-    RegressionCheckResult,
-    estimate_sigma,
-    minimum_detectable_effect,
-    regression_threshold,
-    required_sample_size,
-)
+from ..utils._lazy import attach
 
-__all__ = [
-    "AccuracyRegressionTest",
-    "RegressionCheckResult",
-    "estimate_sigma",
-    "minimum_detectable_effect",
-    "regression_threshold",
-    "required_sample_size",
-]
+__getattr__, __dir__, __all__ = attach(
+    __name__,
+    {
+        "_gate": [
+            "AccuracyRegressionTest",
+            "RegressionCheckResult",
+            "estimate_sigma",
+            "minimum_detectable_effect",
+            "regression_threshold",
+            "required_sample_size",
+        ],
+    },
+)

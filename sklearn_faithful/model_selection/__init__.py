@@ -1,5 +1,14 @@
 """Block-regularized m x 2 cross-validation (Wang et al. 2017; Wang & Li 2019)."""
 
-from ._split import BlockBalance, BlockRegularized3x2CV, BlockRegularizedMx2CV
+from ..utils._lazy import attach
 
-__all__ = ["BlockBalance", "BlockRegularized3x2CV", "BlockRegularizedMx2CV"]
+__getattr__, __dir__, __all__ = attach(
+    __name__,
+    {
+        "_split": [
+            "BlockBalance",
+            "BlockRegularized3x2CV",
+            "BlockRegularizedMx2CV",
+        ],
+    },
+)

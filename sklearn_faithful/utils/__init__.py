@@ -4,6 +4,14 @@
 ``(low, high)`` pairs the results return.
 """
 
-from ._results import ConfidenceInterval, CredibleInterval
+from ._lazy import attach
 
-__all__ = ["ConfidenceInterval", "CredibleInterval"]
+__getattr__, __dir__, __all__ = attach(
+    __name__,
+    {
+        "_results": [
+            "ConfidenceInterval",
+            "CredibleInterval",
+        ],
+    },
+)
