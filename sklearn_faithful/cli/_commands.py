@@ -269,7 +269,7 @@ def _compare_one(data, which, args, splits):
         )
         return {
             "difference": _num(res.difference),
-            "difference_interval": _pair(res.interval),
+            "difference_interval": _pair(res.credible_interval()),
             "pvalue": None,
             "p_h1": _num(res.p_h1),
             "p_h0": _num(res.p_h0),
@@ -288,7 +288,7 @@ def _compare_one(data, which, args, splits):
             "pvalue": _num(res.pvalue),
             "n_b_better": res.n_b_better,
             "n_a_better": res.n_a_better,
-            "share_interval": _pair(res.confidence_interval),
+            "share_interval": _pair(res.confidence_interval()),
         }
     func = (
         paired_bootstrap_test
@@ -307,7 +307,7 @@ def _compare_one(data, which, args, splits):
     )
     return {
         "difference": _num(res.statistic),
-        "difference_interval": _pair(res.confidence_interval),
+        "difference_interval": _pair(res.confidence_interval()),
         "pvalue": _num(res.pvalue),
     }
 
@@ -560,7 +560,7 @@ def run_bayes_test(args):
                 "mean_a": _num(res.mean_a),
                 "mean_b": _num(res.mean_b),
                 "difference": _num(res.difference),
-                "difference_interval": _pair(res.interval),
+                "difference_interval": _pair(res.credible_interval()),
             }
         else:
             res = bayes_test(
@@ -880,8 +880,8 @@ def run_model_based(args):
         corrected_effect=_num(res.corrected_effect),
         rate_c=_num(res.rate_c),
         rate_t=_num(res.rate_t),
-        ci_deterministic=_pair(res.ci_deterministic),
-        ci_model=_pair(res.ci_model),
+        ci_deterministic=_pair(res.confidence_interval(deterministic=True)),
+        ci_model=_pair(res.confidence_interval()),
         pvalue_deterministic=_num(res.pvalue_deterministic),
         pvalue=_num(res.pvalue),
         significant_deterministic=bool(res.significant_deterministic),

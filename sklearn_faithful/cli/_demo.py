@@ -129,7 +129,9 @@ def _demo_model_based(out, random_state):
 
     metric_model = LogisticRegression().fit(*outputs(1000, 0.5))
     annotated_x, annotated_y = outputs(400, 0.1)
-    test = ModelBasedMetricTest(metric_model).fit(annotated_x, annotated_y)
+    test = ModelBasedMetricTest(metric_model, method="goyal2023").fit(
+        annotated_x, annotated_y
+    )
     (x_c, y_c), (x_t, y_t) = outputs(5000, 0.10), outputs(5000, 0.12)
     res = test.test(x_c, x_t)
     print("Model-based metric test (Goyal, Hu & Gupta 2023)", file=out)

@@ -1,14 +1,22 @@
 """The Bayes test of precision, recall and F1 (Wang & Li 2019, section 3)."""
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from numbers import Integral, Real
 
 import numpy as np
+from scipy import optimize
 
 from ..utils._compat import Interval, StrOptions, validate_params
 from ..utils._random import _generator
-from ..utils._results import CredibleInterval, _DecidesMixin, _interval_text
-from ..utils._validation import CONFIDENCE_LEVEL, RANDOM_STATE
+from ..utils._results import (
+    CredibleInterval,
+    _BayesResultMixin,
+    _interval_text,
+    _level_text,
+    _SampledPosterior,
+)
+from ..utils._validation import CONFIDENCE_LEVEL, RANDOM_STATE, ROPE
 from ._counts import _CORRELATION, _check_counts, _effective_counts, _factor_for_splits
 from ._posterior import METRICS, MacroPosterior, metric_posterior
 
@@ -18,13 +26,21 @@ AVERAGES = ("binary", "micro", "macro")
 
 
 @dataclass(frozen=True)
-class BayesTestResult(_DecidesMixin):
+class BayesTestResult(_BayesResultMixin):
     """Result of :func:`bayes_test`: the Bayes test of one metric.
+
+    Follows baycomp's ``Posterior``: one ``posterior`` of the difference
+    ``nu_B - nu_A`` (composed of the two models' independent posteriors),
+    the probabilities ``p_*``, ``decide(threshold)`` and
+    ``credible_interval(confidence_level)`` of the difference; each model's
+    own posterior and interval stay in ``posterior_a``, ``interval_a``, ...
 
     Attributes
     ----------
     metric : str
         ``"precision"``, ``"recall"`` or ``"f1"``.
+    average : str
+        ``"binary"``, ``"micro"`` or ``"macro"``.
     p_h0 : float
         Posterior probability of ``H0: nu_B - nu_A <= 0`` (eq. 32).
     p_h1 : float
@@ -36,6 +52,8 @@ class BayesTestResult(_DecidesMixin):
         use :meth:`decide`. A tie accepts H0: a model compared with itself has
         ``p_h0 = 0.5`` exactly, and with ``method="exact"`` a difference below
         1e-9, the quadrature's accuracy, counts as a tie.
+    difference : float
+        Posterior mean of ``nu_B - nu_A``, ``mean_b - mean_a``.
     mean_a, mean_b : float
         Posterior means of the metric for A (reference) and B (candidate).
     mode_a, mode_b : float
@@ -46,7 +64,8 @@ class BayesTestResult(_DecidesMixin):
         of the metric of each model trained on half the data (the m x 2
         CV's training halves), not of a model refitted on all of it.
     confidence_level : float
-        Level of ``interval_a`` and ``interval_b``.
+        Level of ``interval_a`` and ``interval_b``, and of
+        :meth:`credible_interval` by default.
     rope : float
         Half-width of the region of practical equivalence (0: none).
     p_worse, p_equivalent, p_better : float
@@ -61,14 +80,21 @@ class BayesTestResult(_DecidesMixin):
         beyond about 1e12).
     n_draws : int or None
         Draws per posterior for Monte Carlo; None for quadrature.
-    posterior_a, posterior_b : object
-        The frozen posterior distributions.
+    posterior_a, posterior_b : BetaPosterior, F1Posterior or MacroPosterior
+        The frozen posterior distributions of each model's metric.
+    posterior : object
+        The posterior of ``nu_B - nu_A``, frozen like a scipy distribution
+        (``cdf``, ``sf``, ``ppf``, ``interval``, ``mean``, ``rvs``): by
+        quadrature for ``method="exact"``, from the Monte-Carlo draws
+        otherwise.
     """
 
     metric: str
+    average: str
     p_h0: float
     p_h1: float
     decision: str
+    difference: float
     mean_a: float
     mean_b: float
     mode_a: float
@@ -85,27 +111,9 @@ class BayesTestResult(_DecidesMixin):
     n_draws: int | None
     posterior_a: object = field(repr=False)
     posterior_b: object = field(repr=False)
+    posterior: object = field(repr=False)
 
-    @validate_params(
-        {"confidence_level": CONFIDENCE_LEVEL}, prefer_skip_nested_validation=True
-    )
-    def credible_interval(self, confidence_level=0.95):
-        """Credible intervals of A and B at another level.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Posterior probability inside each interval, in (0, 1).
-
-        Returns
-        -------
-        interval_a, interval_b : CredibleInterval
-            Equal-tailed intervals ``(low, high)`` for A and for B.
-        """
-        return (
-            CredibleInterval(*self.posterior_a.interval(confidence_level)),
-            CredibleInterval(*self.posterior_b.interval(confidence_level)),
-        )
+    _not_in_dict = ("posterior",)
 
     def summary(self):
         """Describe the test in one plain-text paragraph.
@@ -113,17 +121,19 @@ class BayesTestResult(_DecidesMixin):
         Returns
         -------
         text : str
-            Both models' means and credible intervals, ``P(H0)`` and
-            ``P(H1)``, the decision at 0.95 beside the paper's rule, and the
-            rope's probabilities when a rope is set.
+            Both models' means and credible intervals, the difference B - A
+            with its credible interval, ``P(H0)`` and ``P(H1)``, the decision
+            at 0.95 beside the paper's rule, and the rope's probabilities
+            when a rope is set.
         """
-        level = f"{100 * self.confidence_level:g}%"
+        level = _level_text(self.confidence_level)
         text = (
             f"{self.metric}: A {self.mean_a:.4f} {_interval_text(self.interval_a)}, "
-            f"B {self.mean_b:.4f} {_interval_text(self.interval_b)} ({level} "
-            f"credible intervals)\nP(H0: B <= A) = {self.p_h0:.4f}, P(H1: B > A) "
-            f"= {self.p_h1:.4f}; at 0.95: {self.decide()} (the paper's rule: "
-            f"{self.decision})"
+            f"B {self.mean_b:.4f} {_interval_text(self.interval_b)}; B - A = "
+            f"{self.difference:+.4f} {_interval_text(self.credible_interval())} "
+            f"({level} credible intervals)\nP(H0: B <= A) = {self.p_h0:.4f}, "
+            f"P(H1: B > A) = {self.p_h1:.4f}; at 0.95: {self.decide()} (the "
+            f"paper's rule: {self.decision})"
         )
         if self.rope > 0:
             text += f"\nrope +/-{self.rope:g}: {self._rope_text()}"
@@ -134,10 +144,76 @@ class BayesTestResult(_DecidesMixin):
         return text
 
 
+class _DifferencePosterior:
+    """Posterior of ``nu_B - nu_A`` for independent posteriors of A and B.
+
+    Frozen like a scipy distribution. Without ``draws``, and for posteriors
+    other than a macro average, ``cdf`` integrates eq. 32 by quadrature and
+    ``ppf`` inverts it; otherwise both come from draws of the difference:
+    ``draws`` when given (those the test's probabilities came from), or
+    ``n_draws`` drawn on first use with the seed ``random_state``.
+    """
+
+    def __init__(self, post_a, post_b, *, draws=None, n_draws, random_state):
+        self.post_a, self.post_b = post_a, post_b
+        self._given, self.n_draws, self.random_state = draws, n_draws, random_state
+        self._exact = draws is None and not any(
+            isinstance(post, MacroPosterior) for post in (post_a, post_b)
+        )
+
+    def __repr__(self):
+        return f"posterior of B - A ({self.post_a!r}, {self.post_b!r})"
+
+    @cached_property
+    def _sample(self):
+        draws = self._given
+        if draws is None:
+            draws = self.rvs(self.n_draws, random_state=self.random_state)
+        return _SampledPosterior(draws)
+
+    def rvs(self, size=None, random_state=None):
+        rng = _generator(random_state)
+        return self.post_b.rvs(size, random_state=rng) - self.post_a.rvs(
+            size, random_state=rng
+        )
+
+    def mean(self):
+        return self.post_b.mean() - self.post_a.mean()
+
+    def cdf(self, x):
+        if not self._exact:
+            return self._sample.cdf(x)
+        # eq. 32 at delta: P(nu_B - nu_A <= delta), by quadrature
+        return np.vectorize(
+            lambda delta: min(
+                max(_prob_diff_at_most(self.post_a, self.post_b, delta), 0.0), 1.0
+            )
+        )(x)[()]
+
+    def sf(self, x):
+        return 1.0 - self.cdf(x)
+
+    def ppf(self, q):
+        if not self._exact:
+            return self._sample.ppf(q)
+
+        def one(p):
+            # cdf(-1) = 0 and cdf(1) = 1: the metrics lie in [0, 1]
+            if p <= 0 or p >= 1:
+                return -1.0 if p <= 0 else 1.0
+            return optimize.brentq(lambda x: self.cdf(x) - p, -1.0, 1.0, xtol=1e-12)
+
+        return np.vectorize(one)(q)[()]
+
+    def interval(self, confidence):
+        tail = (1.0 - confidence) / 2
+        return float(self.ppf(tail)), float(self.ppf(1.0 - tail))
+
+
 def _results_table(results):
     """Lines of a table of several :class:`BayesTestResult`, one row per metric."""
     results = list(results)
-    level = f"{100 * results[0].confidence_level:g}%"
+    level = _level_text(results[0].confidence_level)
     lines = [
         f"{'metric':<10} {'A':>7} {'A ' + level + ' interval':>20} {'B':>7} "
         f"{'B ' + level + ' interval':>20} {'P(H0)':>7} {'P(H1)':>7}  "
@@ -253,7 +329,7 @@ def _posteriors(arr, metric, factor, prior, n_draws, seed):
         "average": [StrOptions(set(AVERAGES))],
         "prior": [Interval(Real, 0, None, closed="neither")],
         "correlation": _CORRELATION,
-        "rope": [Interval(Real, 0, 1, closed="left")],
+        "rope": ROPE,
         "method": [StrOptions(set(METHODS))],
         "n_draws": [Interval(Integral, 1000, None, closed="left")],
         "confidence_level": CONFIDENCE_LEVEL,
@@ -396,8 +472,9 @@ def bayes_test(
     post_b = _posteriors(arr_b, metric, factor, lam, n_draws, int(seeds[1]))
 
     used = "monte-carlo" if method == "monte-carlo" or average == "macro" else "exact"
-    se = 0.0
-    if _identical(post_a, post_b):
+    se, diff = 0.0, None
+    same = _identical(post_a, post_b)
+    if same:
         # a model against itself: nu_B - nu_A is symmetric about 0, exactly
         p_h0 = 0.5
         p_worse = p_better = _tail_beyond_rope(post_a, post_b, rope, used, rng, n_draws)
@@ -409,19 +486,27 @@ def bayes_test(
         p_worse = float(np.mean(diff < -rope))
         p_better = float(np.mean(diff > rope))
         se = float(np.sqrt(p_h0 * (1 - p_h0) / n_draws))
-    else:
-        p_h0 = min(max(_prob_diff_at_most(post_a, post_b, 0.0), 0.0), 1.0)
+    posterior = _DifferencePosterior(
+        post_a,
+        post_b,
+        draws=diff,
+        n_draws=n_draws,
+        random_state=int(rng.integers(np.iinfo(np.int32).max)),
+    )
+    if used == "exact" and not same:
+        p_h0 = float(posterior.cdf(0.0))  # eq. 32, by quadrature
         if rope > 0:
-            p_worse = _prob_diff_at_most(post_a, post_b, -rope)
-            p_better = 1.0 - _prob_diff_at_most(post_a, post_b, rope)
+            p_worse, p_better = float(posterior.cdf(-rope)), float(posterior.sf(rope))
         else:
             p_worse, p_better = p_h0, 1.0 - p_h0
     p_h1 = 1.0 - p_h0
     return BayesTestResult(
         metric=metric,
+        average=average,
         p_h0=p_h0,
         p_h1=p_h1,
         decision=_decision(p_h0, p_h1, used, post_a, post_b),
+        difference=posterior.mean(),
         mean_a=post_a.mean(),
         mean_b=post_b.mean(),
         mode_a=post_a.mode(),
@@ -438,4 +523,5 @@ def bayes_test(
         n_draws=n_draws if used == "monte-carlo" else None,
         posterior_a=post_a,
         posterior_b=post_b,
+        posterior=posterior,
     )

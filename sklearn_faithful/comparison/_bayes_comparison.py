@@ -812,7 +812,7 @@ class BayesModelComparison(BaseEstimator):
         for metric, res in self.results_.items():
             row = dict(metric=metric, decide=res.decide())
             if self.paired:
-                row.update(low=res.interval.low, high=res.interval.high)
+                row.update(zip(("low", "high"), res.credible_interval(), strict=True))
             else:
                 row.update(
                     low_a=res.interval_a.low,

@@ -24,14 +24,19 @@ repetition ``i``, as :class:`BlockRegularizedMx2CV` yields them.
 import math
 import warnings
 from dataclasses import dataclass, field
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from scipy import stats
 
 from ..utils._compat import Interval, validate_params
-from ..utils._results import ConfidenceInterval, CredibleInterval, _interval_text
-from ..utils._validation import ALTERNATIVE, CONFIDENCE_LEVEL
+from ..utils._results import (
+    ConfidenceInterval,
+    _EffectTestMixin,
+    _interval_text,
+    _ResultMixin,
+)
+from ..utils._validation import ALTERNATIVE, CONFIDENCE_LEVEL, ROPE
 from ._paired import _difference_probabilities, _DifferencePosteriorMixin
 
 _SIZE = [Interval(Integral, 1, None, closed="left")]
@@ -42,12 +47,14 @@ _SCORES = {"scores_a": ["array-like"], "scores_b": ["array-like"]}
 
 
 @dataclass(frozen=True)
-class CVTtestResult:
+class CVTtestResult(_EffectTestMixin):
     """Result of a t-test on cross-validation scores.
 
     Follows scipy's ``TtestResult``: ``statistic``, ``pvalue``, ``df`` and a
-    ``confidence_interval(confidence_level=0.95)`` method, one-sided as
-    ``alternative`` is; the interval is the one that inverts the test.
+    ``confidence_interval(confidence_level)`` method (0.95 by default) of the
+    expected difference B - A, ``estimate -+ q * standard_error`` with ``q``
+    the quantile of Student's t on ``df`` degrees of freedom: one-sided as
+    ``alternative`` is, the interval that inverts the test.
 
     Attributes
     ----------
@@ -86,27 +93,8 @@ class CVTtestResult:
     method: str
     n_splits: int
 
-    @validate_params(
-        {"confidence_level": CONFIDENCE_LEVEL}, prefer_skip_nested_validation=True
-    )
-    def confidence_interval(self, confidence_level=0.95):
-        """Confidence interval of the expected difference B - A.
-
-        ``estimate -+ q * standard_error`` with ``q`` the quantile of
-        Student's t with ``df`` degrees of freedom: two-sided, or
-        ``(-inf, high)`` for ``alternative="less"`` and ``(low, inf)`` for
-        ``"greater"``, as scipy's ``TtestResult`` does.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Coverage of the interval, in (0, 1).
-
-        Returns
-        -------
-        ci : ConfidenceInterval
-            The interval ``(low, high)``.
-        """
+    def _confidence_interval(self, confidence_level, warn=True):
+        # estimate -+ t_df quantile * standard_error, as scipy's TtestResult
         return _t_interval(
             self.estimate,
             self.standard_error,
@@ -124,7 +112,7 @@ class CVTtestResult:
             The estimate of B - A with its standard error and 95% interval,
             the statistic, its degrees of freedom and the p-value.
         """
-        ci = self.confidence_interval(0.95)
+        ci = self._confidence_interval(0.95)
         return (
             f"{self.method} on {self.n_splits} splits: B - A = "
             f"{self.estimate:+.4f} (s.e. {self.standard_error:.4f}), 95% CI "
@@ -134,11 +122,14 @@ class CVTtestResult:
 
 
 @dataclass(frozen=True)
-class CVFtestResult:
+class CVFtestResult(_ResultMixin):
     """Result of :func:`combined_ftest_5x2cv`.
 
     Follows scipy's ``F_onewayResult`` (``statistic``, ``pvalue``) with the
-    degrees of freedom of the reference F distribution.
+    degrees of freedom of the reference F distribution. The statistic
+    squares the differences, so there is no interval of B - A: use
+    :func:`paired_ttest_5x2cv` or :func:`blocked_mx2cv_ttest` on the same
+    scores for one.
 
     Attributes
     ----------
@@ -171,29 +162,6 @@ class CVFtestResult:
     method: str
     n_splits: int
 
-    @validate_params(
-        {"confidence_level": CONFIDENCE_LEVEL}, prefer_skip_nested_validation=True
-    )
-    def confidence_interval(self, confidence_level=0.95):
-        """Not available: the F-test gives no interval of the difference.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Validated, then unused.
-
-        Raises
-        ------
-        ValueError
-            Always; use :func:`paired_ttest_5x2cv` or
-            :func:`blocked_mx2cv_ttest` on the same scores for an interval.
-        """
-        raise ValueError(
-            "The combined 5x2cv F-test squares the differences, so it has no "
-            "confidence interval of the difference B - A. Use paired_ttest_5x2cv "
-            "(or blocked_mx2cv_ttest) on the same scores for one."
-        )
-
     def summary(self):
         """Describe the test in one plain-text paragraph.
 
@@ -215,9 +183,10 @@ class CVFtestResult:
 class CorrelatedTTestResult(_DifferencePosteriorMixin):
     """Result of :func:`bayesian_correlated_ttest`: the posterior of B - A.
 
-    Follows scipy's frozen distributions for the posterior and
-    :class:`PairedBayesTestResult` for the probabilities, so ``decide`` and
-    ``summary`` read the same.
+    Follows baycomp's ``Posterior``: one ``posterior`` of the difference (a
+    frozen scipy distribution), the probabilities ``p_*``,
+    ``decide(threshold)`` and ``credible_interval(confidence_level)``, as
+    :class:`PairedBayesTestResult`.
 
     Attributes
     ----------
@@ -228,11 +197,8 @@ class CorrelatedTTestResult(_DifferencePosteriorMixin):
         Scale of the posterior t; 0 when every difference is the same.
     df : float
         Degrees of freedom of the posterior t, ``n_splits - 1``.
-    interval : CredibleInterval
-        Equal-tailed credible interval of the difference at
-        ``confidence_level``.
     confidence_level : float
-        Level of ``interval``.
+        Level of :meth:`credible_interval` by default.
     p_h0 : float
         ``P(mu <= 0)``.
     p_h1 : float
@@ -253,7 +219,6 @@ class CorrelatedTTestResult(_DifferencePosteriorMixin):
     difference: float
     scale: float
     df: float
-    interval: CredibleInterval
     confidence_level: float
     p_h0: float
     p_h1: float
@@ -761,7 +726,7 @@ def blocked_mx2cv_ttest(scores_a, scores_b, *, alternative="two-sided"):
         **_SCORES,
         "n_train": _SIZE,
         "n_test": _SIZE,
-        "rope": [Interval(Real, 0, None, closed="left")],
+        "rope": ROPE,
         "confidence_level": CONFIDENCE_LEVEL,
     },
     prefer_skip_nested_validation=True,
@@ -869,7 +834,6 @@ def bayesian_correlated_ttest(
         difference=loc,
         scale=scale,
         df=df,
-        interval=CredibleInterval(*map(float, posterior.interval(confidence_level))),
         confidence_level=float(confidence_level),
         p_h0=p_h0,
         p_h1=1.0 - p_h0,

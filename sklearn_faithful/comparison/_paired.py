@@ -17,15 +17,14 @@ with ``S^2`` estimated from the within-partition half-differences
 import math
 import warnings
 from dataclasses import dataclass, field
-from numbers import Real
 
 import numpy as np
 from scipy import stats
 
 from ..metrics._prf import _precision_recall_fscore
-from ..utils._compat import Interval, StrOptions, validate_params
-from ..utils._results import CredibleInterval, _DecidesMixin, _interval_text
-from ..utils._validation import CONFIDENCE_LEVEL
+from ..utils._compat import StrOptions, validate_params
+from ..utils._results import _BayesResultMixin, _interval_text, _level_text
+from ..utils._validation import CONFIDENCE_LEVEL, ROPE
 from ._bayes import AVERAGES, _check_counts_average
 from ._counts import RHO1_RANGE, RHO2_RANGE
 from ._posterior import METRICS
@@ -89,27 +88,11 @@ def _difference_posterior(differences, n_repetitions):
     return float(differences.mean()), scale, float(m)
 
 
-class _DifferencePosteriorMixin(_DecidesMixin):
-    """``credible_interval`` and ``summary`` of a result with a ``posterior``
-    of the difference B - A; ``_summary_head`` names the test."""
+class _DifferencePosteriorMixin(_BayesResultMixin):
+    """``summary`` of a result with a ``posterior`` t of the difference B - A;
+    ``_summary_head`` names the test."""
 
-    @validate_params(
-        {"confidence_level": CONFIDENCE_LEVEL}, prefer_skip_nested_validation=True
-    )
-    def credible_interval(self, confidence_level=0.95):
-        """Credible interval of the difference B - A at another level.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Posterior probability inside the interval, in (0, 1).
-
-        Returns
-        -------
-        interval : CredibleInterval
-            The equal-tailed interval ``(low, high)``.
-        """
-        return CredibleInterval(*map(float, self.posterior.interval(confidence_level)))
+    _not_in_dict = ("posterior",)
 
     def summary(self):
         """Describe the test in one plain-text paragraph.
@@ -121,11 +104,12 @@ class _DifferencePosteriorMixin(_DecidesMixin):
             ``P(H0)`` and ``P(H1)``, the decision at 0.95, and the rope's
             probabilities when a rope is set.
         """
-        level = f"{100 * self.confidence_level:g}%"
         text = (
             f"{self._summary_head()}: A {self.mean_a:.4f}, B {self.mean_b:.4f}; "
-            f"B - A = {self.difference:+.4f} {_interval_text(self.interval)} "
-            f"({level} credible interval, t on {self.df:g} df)\n"
+            f"B - A = {self.difference:+.4f} "
+            f"{_interval_text(self.credible_interval())} "
+            f"({_level_text(self.confidence_level)} credible interval, t on "
+            f"{self.df:g} df)\n"
             f"P(H0: B <= A) = {self.p_h0:.4f}, P(H1: B > A) = {self.p_h1:.4f}; "
             f"at 0.95: {self.decide()}"
         )
@@ -138,9 +122,10 @@ class _DifferencePosteriorMixin(_DecidesMixin):
 class PairedBayesTestResult(_DifferencePosteriorMixin):
     """Result of :func:`paired_bayes_test`: the posterior of ``nu_B - nu_A``.
 
-    Follows scipy's frozen distributions for the posterior and
-    :class:`BayesTestResult` for the probabilities, so ``decide`` and
-    ``summary`` read the same.
+    Follows baycomp's ``Posterior``: one ``posterior`` of the difference (a
+    frozen scipy distribution), the probabilities ``p_*``,
+    ``decide(threshold)`` and ``credible_interval(confidence_level)``, as
+    :class:`BayesTestResult`.
 
     Attributes
     ----------
@@ -150,11 +135,8 @@ class PairedBayesTestResult(_DifferencePosteriorMixin):
         ``"binary"``, ``"micro"`` or ``"macro"``.
     difference : float
         Posterior mean of ``nu_B - nu_A``, the mean per-split difference.
-    interval : CredibleInterval
-        Equal-tailed credible interval of the difference at
-        ``confidence_level``.
     confidence_level : float
-        Level of ``interval``.
+        Level of :meth:`credible_interval` by default.
     p_h0 : float
         ``P(nu_B - nu_A <= 0)``.
     p_h1 : float
@@ -179,7 +161,6 @@ class PairedBayesTestResult(_DifferencePosteriorMixin):
     metric: str
     average: str
     difference: float
-    interval: CredibleInterval
     confidence_level: float
     p_h0: float
     p_h1: float
@@ -254,7 +235,7 @@ class _PointMass:
         "counts_b": ["array-like"],
         "metric": [StrOptions(set(METRICS))],
         "average": [StrOptions(set(AVERAGES))],
-        "rope": [Interval(Real, 0, 1, closed="left")],
+        "rope": ROPE,
         "confidence_level": CONFIDENCE_LEVEL,
     },
     prefer_skip_nested_validation=True,
@@ -395,7 +376,6 @@ def paired_bayes_test(
         metric=metric,
         average=average,
         difference=loc,
-        interval=CredibleInterval(*map(float, posterior.interval(confidence_level))),
         confidence_level=float(confidence_level),
         p_h0=p_h0,
         p_h1=1.0 - p_h0,
@@ -416,7 +396,7 @@ def paired_bayes_test(
 def _paired_table(results):
     """Lines of a table of several :class:`PairedBayesTestResult`, one per metric."""
     results = list(results)
-    level = f"{100 * results[0].confidence_level:g}%"
+    level = _level_text(results[0].confidence_level)
     lines = [
         f"{'metric':<10} {'A':>7} {'B':>7} {'B - A':>8} "
         f"{level + ' interval':>20} {'P(H0)':>7} {'P(H1)':>7}  at 0.95"
@@ -424,7 +404,7 @@ def _paired_table(results):
     for res in results:
         lines.append(
             f"{res.metric:<10} {res.mean_a:7.4f} {res.mean_b:7.4f} "
-            f"{res.difference:+8.4f} {_interval_text(res.interval):>20} "
+            f"{res.difference:+8.4f} {_interval_text(res.credible_interval()):>20} "
             f"{res.p_h0:7.4f} {res.p_h1:7.4f}  {res.decide()}"
         )
     if results[0].rope > 0:

@@ -25,6 +25,12 @@ from scipy import special, stats
 
 from ..utils._compat import Interval, StrOptions, validate_params
 from ..utils._random import _generator
+from ..utils._results import (
+    CredibleInterval,
+    _interval_text,
+    _jsonable,
+    _SampledPosterior,
+)
 from ..utils._validation import CONFIDENCE_LEVEL, RANDOM_STATE, _validate_init_params
 
 METRICS = ("precision", "recall", "f1")
@@ -380,6 +386,41 @@ class _BetaTransformPosterior:
         """
         return float(np.sqrt(self.var()))
 
+    def to_dict(self):
+        """The posterior as plain JSON values.
+
+        Returns
+        -------
+        posterior : dict
+            ``"distribution"`` (the class name), ``"metric"``, the parameters
+            ``"a"`` and ``"b"``, and the posterior ``"mean"`` and ``"mode"``
+            (None where the mode is undefined).
+        """
+        return _jsonable(
+            {
+                "distribution": type(self).__name__,
+                "metric": self.metric,
+                "a": self.a,
+                "b": self.b,
+                "mean": self.mean(),
+                "mode": self.mode(),
+            }
+        )
+
+    def summary(self):
+        """Describe the posterior in one line.
+
+        Returns
+        -------
+        text : str
+            Its parameters, mean, mode and 95% credible interval.
+        """
+        interval = CredibleInterval(*self.interval(0.95))
+        return (
+            f"{self!r}: posterior of {self.metric}, mean {self.mean():.4f}, mode "
+            f"{self.mode():.4f}, 95% credible interval {_interval_text(interval)}"
+        )
+
     def _spread(self):
         """A cheap scale: half the central 68.3% interval."""
         low, high = self.interval(0.6826894921370859)
@@ -606,6 +647,43 @@ class MacroPosterior:
     def __repr__(self):
         return f"MacroPosterior({len(self.components)} classes, metric={self.metric!r})"
 
+    def to_dict(self):
+        """The posterior as plain JSON values.
+
+        Returns
+        -------
+        posterior : dict
+            ``"distribution"``, ``"metric"``, the ``"components"`` (each
+            class's posterior as its ``to_dict``), ``"n_draws"``,
+            ``"random_state"`` (None unless an int) and the ``"mean"``.
+        """
+        seed = self.random_state
+        return _jsonable(
+            {
+                "distribution": type(self).__name__,
+                "metric": self.metric,
+                "components": self.components,
+                "n_draws": self.n_draws,
+                "random_state": seed if isinstance(seed, Integral) else None,
+                "mean": self.mean(),
+            }
+        )
+
+    def summary(self):
+        """Describe the posterior in one line.
+
+        Returns
+        -------
+        text : str
+            The number of classes, the mean and the 95% credible interval.
+        """
+        interval = CredibleInterval(*self.interval(0.95))
+        return (
+            f"macro average of {len(self.components)} posteriors of {self.metric}: "
+            f"mean {self.mean():.4f}, 95% credible interval "
+            f"{_interval_text(interval)} (from {self.n_draws} draws)"
+        )
+
     @validate_params(_RVS_CONSTRAINTS, prefer_skip_nested_validation=True)
     def rvs(self, size=None, random_state=None):
         """Draw the macro average: one draw from each class, averaged.
@@ -631,8 +709,8 @@ class MacroPosterior:
         return draws[0] if size is None else draws.reshape(size)
 
     @cached_property
-    def _draws(self):
-        return np.sort(self.rvs(self.n_draws, random_state=self.random_state))
+    def _sample(self):
+        return _SampledPosterior(self.rvs(self.n_draws, random_state=self.random_state))
 
     def mean(self):
         """Posterior mean, the mean of the per-class means (exact).
@@ -666,7 +744,7 @@ class MacroPosterior:
         ppf : float or ndarray
             Quantiles of the ``n_draws`` draws; an array when ``q`` is one.
         """
-        return np.quantile(self._draws, q)
+        return self._sample.ppf(q)
 
     def cdf(self, x):
         """Posterior probability that the metric is at most ``x``, from the draws.
@@ -682,7 +760,7 @@ class MacroPosterior:
             Share of the ``n_draws`` draws at or below ``x``; an array when
             ``x`` is one.
         """
-        return np.searchsorted(self._draws, x, side="right") / self._draws.size
+        return self._sample.cdf(x)
 
     @validate_params(
         {"confidence": CONFIDENCE_LEVEL}, prefer_skip_nested_validation=True
@@ -701,9 +779,7 @@ class MacroPosterior:
             The ``(1 - confidence) / 2`` and ``(1 + confidence) / 2``
             quantiles of the draws.
         """
-        tail = (1.0 - confidence) / 2
-        low, high = self.ppf([tail, 1.0 - tail])
-        return float(low), float(high)
+        return self._sample.interval(confidence)
 
     def pdf(self, x):
         """Probability density at ``x``, for plots.
@@ -722,8 +798,9 @@ class MacroPosterior:
 
     @cached_property
     def _kde(self):
-        step = max(1, self._draws.size // 20_000)
-        return stats.gaussian_kde(self._draws[::step])
+        draws = self._sample.draws
+        step = max(1, draws.size // 20_000)
+        return stats.gaussian_kde(draws[::step])
 
 
 def _check_effective(counts_e):

@@ -20,12 +20,22 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 
 from ..utils._compat import Interval, validate_params
+from ..utils._results import (
+    ConfidenceInterval,
+    _EffectTestMixin,
+    _interval_text,
+    _level_text,
+)
 from ..utils._validation import _validate_init_params, _validate_method
 
 
 @dataclass(frozen=True)
-class RegressionCheckResult:
+class RegressionCheckResult(_EffectTestMixin):
     """Result of :meth:`AccuracyRegressionTest.check`.
+
+    Follows scipy's ``TtestResult``: ``statistic``, ``pvalue`` and a method
+    ``confidence_interval(confidence_level)``, of the ``effect``, one-sided
+    as the gate's test is.
 
     Attributes
     ----------
@@ -41,12 +51,24 @@ class RegressionCheckResult:
         Mean score of the reference.
     effect : float
         ``observed_mean - reference_mean``.
+    standard_error : float
+        Standard error of ``effect``: ``sqrt(2 sigma^2 / n)`` unpaired, the
+        standard deviation of the per-item differences over ``sqrt(n)``
+        paired.
     statistic : float
-        The z statistic of the one-tailed test.
+        The z statistic of the one-tailed test, ``effect / standard_error``
+        (its sign flipped when lower is better).
     pvalue : float
         One-tailed p-value of "the new run is worse".
+    alternative : str
+        ``"less"`` (the new run is worse: a lower mean) when higher is
+        better, ``"greater"`` otherwise.
+    confidence_level : float
+        ``1 - alpha``, the level of :meth:`confidence_interval` by default.
+        The run passes exactly when that interval reaches 0.
     power_at_theta : float
-        Probability of flagging a true regression of size ``theta``.
+        Probability of flagging a true regression of size ``theta``; NaN
+        without ``theta``.
     n : int
         Items per run.
     paired : bool
@@ -58,11 +80,44 @@ class RegressionCheckResult:
     observed_mean: float
     reference_mean: float
     effect: float
+    standard_error: float
     statistic: float
     pvalue: float
+    alternative: str
+    confidence_level: float
     power_at_theta: float
     n: int
     paired: bool
+
+    def _confidence_interval(self, confidence_level, warn=True):
+        # effect -+ z_level se on the side the test looks at
+        half = float(special.ndtri(confidence_level)) * self.standard_error
+        if self.alternative == "less":
+            return ConfidenceInterval(-math.inf, self.effect + half)
+        return ConfidenceInterval(self.effect - half, math.inf)
+
+    def summary(self):
+        """Describe the check in one plain-text paragraph.
+
+        Returns
+        -------
+        text : str
+            Whether the run passed, the means, the effect with its interval,
+            the threshold, the z statistic, the p-value and the power.
+        """
+        level = self.confidence_level
+        ci = self._confidence_interval(level)
+        text = (
+            f"{'passed' if self.passed else 'REGRESSION'}: new mean "
+            f"{self.observed_mean:.4f}, reference {self.reference_mean:.4f} "
+            f"({self.n} items, {'paired' if self.paired else 'unpaired'}); "
+            f"threshold {self.threshold:.4f}\neffect {self.effect:+.4f}, "
+            f"{_level_text(level)} one-sided CI {_interval_text(ci)}; z = "
+            f"{self.statistic:.3f}, p = {self.pvalue:.4g}"
+        )
+        if math.isfinite(self.power_at_theta):
+            text += f"; power at theta {self.power_at_theta:.3f}"
+        return text
 
 
 # alpha and beta are error rates of a one-tailed test: below one half
@@ -334,10 +389,14 @@ class AccuracyRegressionTest(BaseEstimator):
         reference scores.
     higher_is_better : bool, default=True
         Direction of the score.
-    paired : bool, default=False
+    paired : bool, default=True
         Test per-item differences against the stored reference scores (the
         same items in the same order). Much more powerful when the per-item
-        scores of two runs are correlated, as they are for one test set.
+        scores of two runs are correlated, as they are for one test set, and
+        its false alarms held alpha in simulation (user guide). False is the
+        text's unpaired gate, ``gamma = x_ref + Phi^-1(alpha) sqrt(2 sigma^2
+        / n)``, which needs no stored scores; for 0/1 scores with small ``n
+        min(p, 1 - p)`` its false alarms ran up to twice alpha.
 
     Attributes
     ----------
@@ -367,7 +426,7 @@ class AccuracyRegressionTest(BaseEstimator):
         theta=None,
         sigma=None,
         higher_is_better=True,
-        paired=False,
+        paired=True,
     ):
         self.alpha = alpha
         self.beta = beta
@@ -507,8 +566,11 @@ class AccuracyRegressionTest(BaseEstimator):
             observed_mean=mean,
             reference_mean=self.reference_mean_,
             effect=effect,
+            standard_error=float(se),
             statistic=float(statistic),
             pvalue=pvalue,
+            alternative="less" if self.higher_is_better else "greater",
+            confidence_level=1.0 - self.alpha,
             power_at_theta=power,
             n=self.n_,
             paired=self.paired,

@@ -15,7 +15,14 @@ import numpy as np
 from scipy import stats
 
 from ..utils._compat import StrOptions, validate_params
+from ..utils._results import (
+    ConfidenceInterval,
+    _EffectTestMixin,
+    _interval_text,
+    _ResultMixin,
+)
 from ..utils._validation import _check_same_items, _check_y_true, _numbers_as_numbers
+from ._resampling import _share_interval, _sign_test
 
 MCNEMAR_METHODS = ("exact", "mid-p", "asymptotic")
 
@@ -37,11 +44,12 @@ def _check_predictions(y_true, y_preds):
 
 
 @dataclass(frozen=True)
-class McNemarTestResult:
+class McNemarTestResult(_EffectTestMixin):
     """Result of :func:`mcnemar_test`.
 
-    Follows scipy's test results (``statistic``, ``pvalue``), with the
-    discordant counts the test is built on.
+    Follows scipy's ``TtestResult``: ``statistic``, ``pvalue`` and a method
+    ``confidence_interval(confidence_level)``, of the difference in accuracy
+    B - A, with the discordant counts the test is built on.
 
     Attributes
     ----------
@@ -52,9 +60,12 @@ class McNemarTestResult:
         there is no discordant item.
     pvalue : float
         Two-sided p-value of the null hypothesis that A and B have the same
-        accuracy (equal marginal probabilities of being right).
+        accuracy (equal marginal probabilities of being right); 1.0 when
+        there is no discordant item.
     method : str
         ``"exact"``, ``"mid-p"`` or ``"asymptotic"``.
+    difference : float
+        ``(c - b) / n_samples``, the accuracy of B minus that of A.
     n_a_only : int
         ``b``: items A classifies right and B wrong.
     n_b_only : int
@@ -66,9 +77,23 @@ class McNemarTestResult:
     statistic: float
     pvalue: float
     method: str
+    difference: float
     n_a_only: int
     n_b_only: int
     n_samples: int
+
+    def _confidence_interval(self, confidence_level, warn=True):
+        # B's share pi of the discordant items, Clopper-Pearson; the accuracy
+        # difference is (c - b) / n = (2 pi - 1) (b + c) / n
+        n_discordant = self.n_a_only + self.n_b_only
+        low, high = _share_interval(
+            self.n_b_only, n_discordant, confidence_level, "two-sided"
+        )
+        scale = n_discordant / self.n_samples
+        # + 0.0: no discordant item gives (0.0, 0.0), not (-0.0, 0.0)
+        return ConfidenceInterval(
+            (2 * low - 1) * scale + 0.0, (2 * high - 1) * scale + 0.0
+        )
 
     def summary(self):
         """Describe the test in one plain-text paragraph.
@@ -76,13 +101,15 @@ class McNemarTestResult:
         Returns
         -------
         text : str
-            The discordant counts, the statistic and the p-value.
+            The discordant counts, the difference in accuracy with its 95%
+            interval, the statistic and the p-value.
         """
         return (
             f"McNemar's test ({self.method}) on {self.n_samples} items: "
             f"A right and B wrong on {self.n_a_only}, A wrong and B right on "
-            f"{self.n_b_only}; statistic = {self.statistic:.4g}, "
-            f"p-value = {self.pvalue:.4g}"
+            f"{self.n_b_only}; accuracy B - A = {self.difference:+.4f}, 95% CI "
+            f"{_interval_text(self._confidence_interval(0.95))}\n"
+            f"statistic = {self.statistic:.4g}, p-value = {self.pvalue:.4g}"
         )
 
 
@@ -124,10 +151,13 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, method="exact"):
     -------
     result : McNemarTestResult
         ``statistic``, ``pvalue``, the discordant counts ``n_a_only`` and
-        ``n_b_only``, and ``summary()``.
+        ``n_b_only``, the ``difference`` in accuracy B - A and its
+        ``confidence_interval(confidence_level)``.
 
     See Also
     --------
+    sign_test : The exact test, which this function calls for the discordant
+        counts and the exact p-value.
     cochrans_q_test : The test of k >= 2 classifiers on the same items.
     scipy.stats.binomtest : The exact test used.
 
@@ -148,9 +178,17 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, method="exact"):
     ``mcnemar(exact=False)`` gives ``1 / (b + c)`` when ``b = c``, a
     correction that overshoots; for ``b != c`` the two agree.
 
-    Without discordant items (``b + c = 0``: both classifiers right on the
-    same items) nothing tells A from B: the statistic is 0.0 and the
-    p-value 1.0 for every method.
+    The exact test is the sign test: :func:`sign_test` on the same items
+    gives the same p-value. Without discordant items (``b + c = 0``: both
+    classifiers right on the same items) nothing tells A from B: the
+    statistic is 0.0 and the p-value 1.0 for every method, as statsmodels'
+    ``mcnemar`` gives, with a ``RuntimeWarning`` that no item is discordant.
+
+    ``confidence_interval(level)`` is the exact conditional interval of the
+    accuracy difference ``(c - b) / n_samples``: the Clopper-Pearson interval
+    ``(pi_low, pi_high)`` of B's share ``c / (b + c)`` of the discordant
+    items, as ``(2 pi - 1) (b + c) / n_samples``. It holds the number of
+    discordant items fixed, as the exact test does, for every ``method``.
 
     References
     ----------
@@ -182,10 +220,18 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, method="exact"):
     y_true, (a, b) = _check_predictions(
         y_true, {"y_pred_a": y_pred_a, "y_pred_b": y_pred_b}
     )
-    right_a, right_b = a == y_true, b == y_true
-    n_a_only = int(np.count_nonzero(right_a & ~right_b))  # b
-    n_b_only = int(np.count_nonzero(~right_a & right_b))  # c
-    n = n_a_only + n_b_only
+    # the discordant counts and the exact p-value: McNemar's exact test is
+    # the sign test (the user, validate_params' wrapper, this function, it)
+    sign = _sign_test(
+        y_true,
+        a,
+        b,
+        alternative="two-sided",
+        confidence_level=0.95,
+        stacklevel=4,
+    )
+    n_a_only, n_b_only = sign.n_a_better, sign.n_b_better  # b, c
+    n = sign.n_discordant
     if n == 0:
         statistic, pvalue = 0.0, 1.0
     elif method == "asymptotic":
@@ -197,7 +243,7 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, method="exact"):
         statistic = float(m)
         if method == "exact":
             # p = min(1, 2 P(X <= m)), X ~ Binomial(b + c, 1/2)
-            pvalue = float(stats.binomtest(n_a_only, n, 0.5).pvalue)
+            pvalue = sign.pvalue
         else:
             # mid-p = 2 (P(X <= m) - P(X = m) / 2)  (Fagerland et al. 2013)
             pvalue = float(2 * stats.binom.cdf(m, n, 0.5) - stats.binom.pmf(m, n, 0.5))
@@ -206,14 +252,15 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, method="exact"):
         statistic=float(statistic),
         pvalue=pvalue,
         method=method,
+        difference=(n_b_only - n_a_only) / sign.n_samples,
         n_a_only=n_a_only,
         n_b_only=n_b_only,
-        n_samples=int(y_true.shape[0]),
+        n_samples=sign.n_samples,
     )
 
 
 @dataclass(frozen=True)
-class CochransQTestResult:
+class CochransQTestResult(_ResultMixin):
     """Result of :func:`cochrans_q_test`.
 
     Follows scipy's test results (``statistic``, ``pvalue``), with the

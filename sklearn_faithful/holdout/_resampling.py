@@ -19,7 +19,13 @@ from sklearn.metrics import cohen_kappa_score
 
 from ..utils._compat import Interval, StrOptions, validate_params
 from ..utils._random import _generator
-from ..utils._results import ConfidenceInterval
+from ..utils._results import (
+    ConfidenceInterval,
+    _EffectTestMixin,
+    _interval_text,
+    _level_text,
+    _ResultMixin,
+)
 from ..utils._validation import (
     ALTERNATIVE,
     CONFIDENCE_LEVEL,
@@ -45,101 +51,221 @@ from ._fast_metrics import (
 
 
 @dataclass(frozen=True)
-class BootstrapIntervalResult:
-    """Result of :func:`bootstrap_confidence_interval`.
+class BootstrapIntervalResult(_ResultMixin):
+    """Result of :func:`bootstrap_confidence_interval` and
+    :func:`kappa_confidence_interval`: the interval of a score.
+
+    Follows scipy's ``BootstrapResult``: the ``confidence_interval``,
+    ``bootstrap_distribution`` and ``standard_error`` fields, with the
+    score itself and how the resamples were drawn.
 
     Attributes
     ----------
     statistic : float
         The metric on the original data.
     confidence_interval : ConfidenceInterval
-        The bootstrap interval.
+        The bootstrap interval at ``confidence_level``; one-sided (an
+        infinite bound) for ``alternative="less"`` or ``"greater"``.
+    bootstrap_distribution : ndarray of shape (n_resamples,)
+        The metric on each resample.
     standard_error : float
         Standard deviation of the bootstrap distribution.
+    confidence_level : float
+        Level of the interval.
+    alternative : str
+        ``"two-sided"``, ``"less"`` (an upper bound) or ``"greater"`` (a
+        lower bound).
+    method : str
+        ``"percentile"``, ``"basic"`` or ``"bca"``.
+    metric : str
+        Name of the metric: the name passed, the function's ``__name__``,
+        or ``"cohen_kappa"``.
+    n_samples : int
+        Items of the test set.
     n_resamples : int
         Resamples drawn.
     n_nan : int
         Resamples on which the metric was NaN (left out of the interval).
-    method : str
-        ``"percentile"``, ``"basic"`` or ``"bca"``.
     fast_path : bool
         Whether the vectorised path was used.
-    bootstrap_distribution : ndarray
-        The metric on each resample.
     """
 
     statistic: float
     confidence_interval: ConfidenceInterval
+    bootstrap_distribution: np.ndarray = field(repr=False)
     standard_error: float
+    confidence_level: float
+    alternative: str
+    method: str
+    metric: str
+    n_samples: int
     n_resamples: int
     n_nan: int
-    method: str
     fast_path: bool
-    bootstrap_distribution: np.ndarray = field(repr=False)
+
+    _not_in_dict = ("bootstrap_distribution",)
+
+    def summary(self):
+        """Describe the interval in one plain-text paragraph.
+
+        Returns
+        -------
+        text : str
+            The score, its interval and standard error, and the resamples.
+        """
+        return (
+            f"{self.metric} = {self.statistic:.4f}, "
+            f"{_level_text(self.confidence_level)} {self.method} bootstrap interval "
+            f"{_interval_text(self.confidence_interval)} ({self.alternative}); "
+            f"s.e. {self.standard_error:.4f}, {self.n_resamples} resamples of "
+            f"{self.n_samples} items"
+            + (f" ({self.n_nan} NaN left out)" if self.n_nan else "")
+        )
 
 
 @dataclass(frozen=True)
-class PairedTestResult:
+class PairedTestResult(_EffectTestMixin):
     """Result of :func:`paired_bootstrap_test` and :func:`paired_permutation_test`.
+
+    Follows scipy's ``TtestResult``: ``statistic``, ``pvalue`` and a method
+    ``confidence_interval(confidence_level)``, here the percentile interval
+    of the paired bootstrap distribution, which the result keeps.
 
     Attributes
     ----------
     statistic : float
         Observed difference ``metric(B) - metric(A)``.
-    confidence_interval : ConfidenceInterval
-        Percentile bootstrap interval of the difference (for the permutation
-        test too, from paired bootstrap resamples drawn with the same seed).
     pvalue : float
         ``(c + 1) / (n + 1)``, with ``c`` the resamples at least as extreme as
         the observed difference under the null.
     alternative : str
         ``"two-sided"``, ``"greater"`` (B better) or ``"less"``.
+    confidence_level : float
+        Level of :meth:`confidence_interval` by default.
+    method : str
+        ``"bootstrap"`` or ``"permutation"``: how the null distribution was
+        drawn.
+    metric : str
+        Name of the metric: the name passed, or the function's ``__name__``.
+    n_samples : int
+        Items of the test set.
     n_resamples : int
         Resamples (or permutations) drawn.
     fast_path : bool
         Whether the vectorised path was used.
-    null_distribution : ndarray
+    bootstrap_distribution : ndarray of shape (n_resamples,)
+        Differences on paired bootstrap resamples (for the permutation test
+        too, drawn after the permutations with the same seed); the interval
+        is computed from them.
+    null_distribution : ndarray of shape (n_resamples,)
         Differences under the null hypothesis.
     """
 
     statistic: float
-    confidence_interval: ConfidenceInterval
     pvalue: float
     alternative: str
+    confidence_level: float
+    method: str
+    metric: str
+    n_samples: int
     n_resamples: int
     fast_path: bool
+    bootstrap_distribution: np.ndarray = field(repr=False)
     null_distribution: np.ndarray = field(repr=False)
+
+    _not_in_dict = ("bootstrap_distribution", "null_distribution")
+
+    def _confidence_interval(self, confidence_level, warn=True):
+        # percentile interval of the paired bootstrap differences
+        return _interval(
+            self.bootstrap_distribution,
+            self.statistic,
+            confidence_level,
+            "percentile",
+            self.alternative,
+            warn=warn,
+        )
+
+    def summary(self):
+        """Describe the test in one plain-text paragraph.
+
+        Returns
+        -------
+        text : str
+            The difference B - A with its interval, and the p-value.
+        """
+        level = self.confidence_level
+        ci = self._confidence_interval(level, warn=False)
+        return (
+            f"paired {self.method} test of {self.metric} on {self.n_samples} items: "
+            f"B - A = {self.statistic:+.4f}, {_level_text(level)} CI "
+            f"{_interval_text(ci)}\np = {self.pvalue:.4g} ({self.alternative}, "
+            f"{self.n_resamples} resamples)"
+        )
 
 
 @dataclass(frozen=True)
-class SignTestResult:
-    """Result of :func:`sign_test`.
+class SignTestResult(_EffectTestMixin):
+    """Result of :func:`sign_test`, the exact test of McNemar too.
+
+    Follows scipy's ``BinomTestResult``: ``statistic`` (B's share of the
+    discordant items), ``pvalue`` and a method
+    ``confidence_interval(confidence_level)``, the Clopper-Pearson interval
+    of that share.
 
     Attributes
     ----------
+    statistic : float
+        ``n_b_better / n_discordant``, the share of discordant items won by
+        B; 0.5 (no side) when no item is discordant.
+    pvalue : float
+        Exact binomial p-value, success probability 1/2; 1.0 when no item is
+        discordant.
+    alternative : str
+        As passed.
+    confidence_level : float
+        Level of :meth:`confidence_interval` by default.
     n_discordant : int
         Items on which exactly one of the two systems is right.
     n_b_better : int
         Items B gets right and A wrong.
     n_a_better : int
         Items A gets right and B wrong.
-    statistic : float
-        ``n_b_better / n_discordant``, the share of discordant items won by B.
-    pvalue : float
-        Exact binomial p-value, success probability 1/2.
-    alternative : str
-        As passed.
-    confidence_interval : ConfidenceInterval
-        Clopper-Pearson interval of the share won by B.
+    n_samples : int
+        Items of the test set.
     """
 
-    n_discordant: int
-    n_b_better: int
-    n_a_better: int
     statistic: float
     pvalue: float
     alternative: str
-    confidence_interval: ConfidenceInterval
+    confidence_level: float
+    n_discordant: int
+    n_b_better: int
+    n_a_better: int
+    n_samples: int
+
+    def _confidence_interval(self, confidence_level, warn=True):
+        return _share_interval(
+            self.n_b_better, self.n_discordant, confidence_level, self.alternative
+        )
+
+    def summary(self):
+        """Describe the test in one plain-text paragraph.
+
+        Returns
+        -------
+        text : str
+            The discordant counts, B's share with its interval, and the
+            p-value.
+        """
+        level = self.confidence_level
+        return (
+            f"sign test on {self.n_samples} items: B right and A wrong on "
+            f"{self.n_b_better}, A right and B wrong on {self.n_a_better}; B's "
+            f"share {self.statistic:.4f}, {_level_text(level)} CI "
+            f"{_interval_text(self._confidence_interval(level))}\n"
+            f"p = {self.pvalue:.4g} ({self.alternative}, exact)"
+        )
 
 
 _RESAMPLING_CONSTRAINTS = {
@@ -203,18 +329,19 @@ def _check_arrays(
     return y_true, out
 
 
-def _interval(dist, statistic, confidence_level, method, alternative):
+def _interval(dist, statistic, confidence_level, method, alternative, warn=True):
     """Percentile or basic interval from a bootstrap distribution, as scipy's.
 
     One-sided intervals put all of ``1 - confidence_level`` in one tail; the
     basic interval reflects the percentile one about the statistic,
-    ``(2 theta - q_high, 2 theta - q_low)``.
+    ``(2 theta - q_high, 2 theta - q_low)``. ``warn``: say when the tails
+    hold too few resamples.
     """
     alpha = 1 - confidence_level
     if alternative == "two-sided":
         alpha /= 2
     n_valid = int(np.count_nonzero(~np.isnan(dist)))
-    if n_valid * alpha < 1:
+    if warn and n_valid * alpha < 1:
         warnings.warn(
             f"{n_valid} resamples are too few for a {confidence_level:g} interval: "
             f"each tail holds {n_valid * alpha:.2g} of them, so the bounds are the "
@@ -521,7 +648,7 @@ def bootstrap_confidence_interval(
     if method == "bca":
         # resample item indices, so that probabilities (2-D) and weights
         # travel with their items; the jackknife of BCa works on them too
-        dist, _ = _bootstrap_values(
+        dist, used_fast = _bootstrap_values(
             y_true, [y_pred], func, kwargs, spec, weight, rng, n_resamples, False, run
         )
         with warnings.catch_warnings():
@@ -555,33 +682,34 @@ def bootstrap_confidence_interval(
                 RuntimeWarning,
                 stacklevel=3,
             )
-        return BootstrapIntervalResult(
-            statistic,
-            interval,
-            float(np.nanstd(dist, ddof=1)),
-            n_resamples,
-            n_nan,
-            method,
-            False,
-            dist,
+    else:
+        dist, used_fast = _bootstrap_values(
+            y_true, [y_pred], func, kwargs, spec, weight, rng, n_resamples, fast, run
         )
-    dist, used_fast = _bootstrap_values(
-        y_true, [y_pred], func, kwargs, spec, weight, rng, n_resamples, fast, run
-    )
-    n_nan = _warn_nan(dist)
-    _warn_degenerate(dist)
+        n_nan = _warn_nan(dist)
+        _warn_degenerate(dist)
+        interval = _interval(dist, statistic, confidence_level, method, alternative)
     return BootstrapIntervalResult(
         statistic=statistic,
-        confidence_interval=_interval(
-            dist, statistic, confidence_level, method, alternative
-        ),
+        confidence_interval=interval,
+        bootstrap_distribution=dist,
         standard_error=float(np.nanstd(dist, ddof=1)),
+        confidence_level=float(confidence_level),
+        alternative=alternative,
+        method=method,
+        metric=_metric_name(metric, func),
+        n_samples=int(y_true.shape[0]),
         n_resamples=n_resamples,
         n_nan=n_nan,
-        method=method,
         fast_path=used_fast,
-        bootstrap_distribution=dist,
     )
+
+
+def _metric_name(metric, func):
+    """The metric's name: as passed, or the function's."""
+    if isinstance(metric, str):
+        return metric
+    return getattr(func, "__name__", type(func).__name__)
 
 
 def _paired_pvalue(null, statistic, alternative):
@@ -595,16 +723,7 @@ def _paired_pvalue(null, statistic, alternative):
     return float((extreme.sum() + 1) / (null.size + 1))
 
 
-def _paired_setup(
-    y_true,
-    y_pred_a,
-    y_pred_b,
-    metric,
-    metric_kwargs,
-    n_resamples,
-    confidence_level,
-    alternative,
-):
+def _paired_setup(y_true, y_pred_a, y_pred_b, metric, metric_kwargs):
     y_true, (a, b) = _check_arrays(
         y_true, y_pred_a, y_pred_b, names=("y_pred_a", "y_pred_b")
     )
@@ -671,14 +790,7 @@ n_jobs, verbose
     (0.1, True)
     """
     y_true, a, b, func, kwargs, spec, weight, statistic = _paired_setup(
-        y_true,
-        y_pred_a,
-        y_pred_b,
-        metric,
-        metric_kwargs,
-        n_resamples,
-        confidence_level,
-        alternative,
+        y_true, y_pred_a, y_pred_b, metric, metric_kwargs
     )
     rng = _generator(random_state)
     run = dict(n_jobs=n_jobs, verbose=verbose, name="paired_bootstrap_test")
@@ -687,16 +799,20 @@ n_jobs, verbose
     )
     _warn_nan(diffs, "difference")
     _warn_degenerate(diffs, "difference")
+    # warn now, at the call, if the tails hold too few resamples
+    _interval(diffs, statistic, confidence_level, "percentile", alternative)
     null = diffs - statistic
     return PairedTestResult(
         statistic=statistic,
-        confidence_interval=_interval(
-            diffs, statistic, confidence_level, "percentile", alternative
-        ),
         pvalue=_paired_pvalue(null, statistic, alternative),
         alternative=alternative,
+        confidence_level=float(confidence_level),
+        method="bootstrap",
+        metric=_metric_name(metric, func),
+        n_samples=int(y_true.shape[0]),
         n_resamples=n_resamples,
         fast_path=used_fast,
+        bootstrap_distribution=diffs,
         null_distribution=null,
     )
 
@@ -756,14 +872,7 @@ confidence_level, alternative, fast, random_state, n_jobs, verbose
     (0.1, True)
     """
     y_true, a, b, func, kwargs, spec, weight, statistic = _paired_setup(
-        y_true,
-        y_pred_a,
-        y_pred_b,
-        metric,
-        metric_kwargs,
-        n_resamples,
-        confidence_level,
-        alternative,
+        y_true, y_pred_a, y_pred_b, metric, metric_kwargs
     )
     rng = _generator(random_state)
     name = "paired_permutation_test"
@@ -797,15 +906,19 @@ confidence_level, alternative, fast, random_state, n_jobs, verbose
     diffs, _ = _bootstrap_values(
         y_true, [a, b], func, kwargs, spec, weight, rng, n_resamples, fast, run
     )
+    # warn now, at the call, if the tails hold too few resamples
+    _interval(diffs, statistic, confidence_level, "percentile", alternative)
     return PairedTestResult(
         statistic=statistic,
-        confidence_interval=_interval(
-            diffs, statistic, confidence_level, "percentile", alternative
-        ),
         pvalue=_paired_pvalue(null, statistic, alternative),
         alternative=alternative,
+        confidence_level=float(confidence_level),
+        method="permutation",
+        metric=_metric_name(metric, func),
+        n_samples=int(y_true.shape[0]),
         n_resamples=n_resamples,
         fast_path=fast_path is not None,
+        bootstrap_distribution=diffs,
         null_distribution=null,
     )
 
@@ -825,6 +938,9 @@ def sign_test(
 ):
     """Exact binomial (sign) test on the items where exactly one system is right.
 
+    This is McNemar's exact test: :func:`mcnemar_test` with ``method="exact"``
+    calls it and gives the same p-value.
+
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
@@ -835,15 +951,30 @@ def sign_test(
         ``"greater"``: H1 is that B wins more than half of the discordant
         items.
     confidence_level : float, default=0.95
-        Level of the Clopper-Pearson interval of B's share.
+        Level of the Clopper-Pearson interval of B's share that
+        ``confidence_interval()`` gives by default.
 
     Returns
     -------
     result : SignTestResult
+        ``statistic`` (B's share of the discordant items), ``pvalue``, the
+        counts, and ``confidence_interval(confidence_level)``.
 
     See Also
     --------
+    mcnemar_test : The same exact test, and its mid-p and asymptotic forms.
     scipy.stats.binomtest : The test used, with success probability 1/2.
+
+    Notes
+    -----
+    With ``c`` the items only B gets right and ``b`` those only A gets right,
+    ``c ~ Binomial(b + c, 1/2)`` under the null hypothesis that A and B are
+    equally accurate.
+
+    When no item is discordant (both systems right on the same items) nothing
+    tells A from B: the p-value is 1.0, B's share 0.5 (no side) with the
+    interval [0, 1], and a ``RuntimeWarning`` says so. statsmodels' ``mcnemar``
+    gives p = 1 there too.
 
     Examples
     --------
@@ -854,6 +985,25 @@ def sign_test(
     >>> res = sign_test(y, a, b)
     >>> res.n_b_better, res.n_a_better, round(res.pvalue, 4)
     (8, 0, 0.0078)
+    >>> low, high = res.confidence_interval(0.9)
+    """
+    return _sign_test(
+        y_true,
+        y_pred_a,
+        y_pred_b,
+        alternative=alternative,
+        confidence_level=confidence_level,
+        stacklevel=4,  # the user, validate_params' wrapper, sign_test, here
+    )
+
+
+def _sign_test(
+    y_true, y_pred_a, y_pred_b, *, alternative, confidence_level, stacklevel
+):
+    """The discordant counts and the exact binomial test: the one home of both.
+
+    :func:`sign_test` and :func:`mcnemar_test` call it; ``stacklevel`` points
+    the warning of a test without discordant items at the user's call.
     """
     y_true, (a, b) = _check_arrays(
         y_true,
@@ -864,25 +1014,40 @@ def sign_test(
         labels_only=True,
     )
     right_a, right_b = a == y_true, b == y_true
-    n_b = int(np.sum(right_b & ~right_a))
-    n_a = int(np.sum(right_a & ~right_b))
+    n_b = int(np.count_nonzero(right_b & ~right_a))  # c
+    n_a = int(np.count_nonzero(right_a & ~right_b))  # b
     n = n_a + n_b
     if n == 0:
-        raise ValueError(
-            "the two systems are right on exactly the same items; the sign test "
-            "needs at least one item where only one of them is right."
+        warnings.warn(
+            f"no item is discordant: A and B are right on the same {y_true.shape[0]} "
+            "items, so nothing tells them apart; the p-value is 1.0.",
+            RuntimeWarning,
+            stacklevel=stacklevel,
         )
-    res = stats.binomtest(n_b, n, 0.5, alternative=alternative)
-    ci = res.proportion_ci(confidence_level=confidence_level, method="exact")
+        statistic, pvalue = 0.5, 1.0
+    else:
+        # c ~ Binomial(b + c, 1/2) under H0
+        statistic = n_b / n
+        pvalue = float(stats.binomtest(n_b, n, 0.5, alternative=alternative).pvalue)
     return SignTestResult(
+        statistic=statistic,
+        pvalue=pvalue,
+        alternative=alternative,
+        confidence_level=float(confidence_level),
         n_discordant=n,
         n_b_better=n_b,
         n_a_better=n_a,
-        statistic=n_b / n,
-        pvalue=float(res.pvalue),
-        alternative=alternative,
-        confidence_interval=ConfidenceInterval(float(ci.low), float(ci.high)),
+        n_samples=int(y_true.shape[0]),
     )
+
+
+def _share_interval(k, n, confidence_level, alternative):
+    """Clopper-Pearson interval of a binomial share ``k / n``; [0, 1] for n = 0."""
+    if n == 0:
+        return ConfidenceInterval(0.0, 1.0)
+    res = stats.binomtest(k, n, 0.5, alternative=alternative)
+    ci = res.proportion_ci(confidence_level=confidence_level, method="exact")
+    return ConfidenceInterval(float(ci.low), float(ci.high))
 
 
 def _disagreement_weights(k, weights):
@@ -999,10 +1164,14 @@ def kappa_confidence_interval(
         confidence_interval=_interval(
             dist, statistic, confidence_level, "percentile", alternative
         ),
+        bootstrap_distribution=dist,
         standard_error=float(np.nanstd(dist, ddof=1)),
+        confidence_level=float(confidence_level),
+        alternative=alternative,
+        method="percentile",
+        metric="cohen_kappa",
+        n_samples=int(y1.shape[0]),
         n_resamples=n_resamples,
         n_nan=n_nan,
-        method="percentile",
         fast_path=True,
-        bootstrap_distribution=dist,
     )

@@ -32,7 +32,14 @@ from ..utils._compat import (
     StrOptions,
     validate_params,
 )
-from ..utils._results import ConfidenceInterval, _two_sided_z
+from ..utils._results import (
+    RESULT_LEVEL,
+    ConfidenceInterval,
+    _EffectTestMixin,
+    _interval_text,
+    _level_text,
+    _two_sided_z,
+)
 from ..utils._validation import (
     CONFIDENCE_LEVEL,
     POS_LABEL,
@@ -49,11 +56,14 @@ RATE_METHODS = ("goyal2023", "delta")
 
 
 @dataclass(frozen=True)
-class ModelBasedTestResult:
+class ModelBasedTestResult(_EffectTestMixin):
     """Result of a model-based metric test (Goyal, Hu & Gupta 2023).
 
     System C is the control (baseline), T the treatment; rates are those of
-    the positive class.
+    the positive class. Follows scipy's ``TtestResult``: ``statistic``,
+    ``pvalue`` and a method ``confidence_interval(confidence_level)``, the
+    method's interval of the effect, or with ``deterministic=True`` the
+    interval as if the metric model were ground truth (eq. 8).
 
     Attributes
     ----------
@@ -69,6 +79,9 @@ class ModelBasedTestResult:
     effect : float
         Observed difference ``d = mean_t - mean_c``; the paper centres both
         intervals on it.
+    statistic : float
+        The effect the method's interval is centred on: ``effect`` for
+        ``"goyal2023"``, ``corrected_effect`` for ``"delta"`` and ``"ppi"``.
     rate_c, rate_t : float
         Corrected rates ``p_R = precision p_O + FOR (1 - p_O)`` (eq. 10); for
         ``"ppi"``, the prediction-powered estimates ``lam p_O + mean(R - lam
@@ -89,14 +102,14 @@ class ModelBasedTestResult:
     var_effect_deterministic, var_effect_model : float
         Variances of the effect that the two intervals use.
     confidence_level : float
-        Level of both intervals.
-    ci_deterministic, ci_model : ConfidenceInterval
-        The deterministic interval (eq. 8) and the method's interval: eq. 14
-        around ``effect`` for ``"goyal2023"``, the delta-method or the
-        prediction-powered interval around ``corrected_effect`` for
-        ``"delta"`` and ``"ppi"``.
+        Level of both intervals, and of :meth:`confidence_interval` by
+        default.
     significant_deterministic, significant_model : bool
-        Whether each interval excludes 0.
+        Whether each interval at ``confidence_level`` excludes 0: the
+        deterministic interval (eq. 8) and the method's (eq. 14 around
+        ``effect`` for ``"goyal2023"``, the delta-method or the
+        prediction-powered interval around ``corrected_effect`` for
+        ``"delta"`` and ``"ppi"``).
     conclusion_changed : bool
         True when the two disagree.
     pvalue_deterministic, pvalue : float
@@ -117,6 +130,7 @@ class ModelBasedTestResult:
     mean_c: float
     mean_t: float
     effect: float
+    statistic: float
     rate_c: float
     rate_t: float
     corrected_effect: float
@@ -129,8 +143,6 @@ class ModelBasedTestResult:
     var_effect_deterministic: float
     var_effect_model: float
     confidence_level: float
-    ci_deterministic: ConfidenceInterval
-    ci_model: ConfidenceInterval
     significant_deterministic: bool
     significant_model: bool
     conclusion_changed: bool
@@ -141,28 +153,48 @@ class ModelBasedTestResult:
     lam_c: float | None = None
     lam_t: float | None = None
 
-    @property
-    def statistic(self):
-        """The effect the method's interval is centred on."""
-        return self.effect if self.method == "goyal2023" else self.corrected_effect
-
     @validate_params(
-        {"confidence_level": CONFIDENCE_LEVEL}, prefer_skip_nested_validation=True
+        {"confidence_level": RESULT_LEVEL, "deterministic": ["boolean"]},
+        prefer_skip_nested_validation=True,
     )
-    def confidence_interval(self, confidence_level=0.95):
-        """The method's confidence interval of the effect at another level.
+    def confidence_interval(self, confidence_level=None, *, deterministic=False):
+        """Confidence interval of the effect, at any level.
 
         Parameters
         ----------
-        confidence_level : float, default=0.95
-            In (0, 1).
+        confidence_level : float, default=None
+            Coverage of the interval, in (0, 1); None takes the test's
+            ``confidence_level``.
+        deterministic : bool, default=False
+            False: the method's interval, ``statistic -+ z sqrt(
+            var_effect_model)`` (eq. 14 for ``"goyal2023"``). True: the
+            interval as if the metric model were ground truth, ``effect -+ z
+            sqrt(var_effect_deterministic)`` (eq. 8).
 
         Returns
         -------
         ci : ConfidenceInterval
+            The two-sided interval ``(low, high)``.
         """
-        half = _two_sided_z(confidence_level) * math.sqrt(self.var_effect_model)
-        return ConfidenceInterval(self.statistic - half, self.statistic + half)
+        return self._confidence_interval(
+            self._call_level(confidence_level), deterministic=deterministic
+        )
+
+    def _confidence_interval(self, confidence_level, warn=True, deterministic=False):
+        if deterministic:  # eq. 8
+            return _normal_interval(
+                self.effect, self.var_effect_deterministic, confidence_level
+            )
+        return _normal_interval(self.statistic, self.var_effect_model, confidence_level)
+
+    def _dict_extra(self):
+        level = self.confidence_level
+        return {
+            "confidence_interval": self._confidence_interval(level),
+            "deterministic_confidence_interval": self._confidence_interval(
+                level, deterministic=True
+            ),
+        }
 
     def summary(self):
         """Describe the test in plain text.
@@ -174,8 +206,9 @@ class ModelBasedTestResult:
             warning where the model-based interval is narrower than the naive
             one.
         """
-        level = f"{100 * self.confidence_level:g}%"
-        d, m = self.ci_deterministic, self.ci_model
+        level = _level_text(self.confidence_level)
+        d = self._confidence_interval(self.confidence_level, deterministic=True)
+        m = self._confidence_interval(self.confidence_level)
         name = {
             "goyal2023": "paper (eq. 14)",
             "delta": "delta method",
@@ -195,10 +228,10 @@ class ModelBasedTestResult:
                 " (1: classical PPI)"
             )
         lines += [
-            f"{level} CI as if the metric were ground truth: ({d.low:.5f}, "
-            f"{d.high:.5f}) -> "
+            f"{level} CI as if the metric were ground truth: "
+            f"{_interval_text(d, digits=5)} -> "
             + ("significant" if self.significant_deterministic else "not significant"),
-            f"{level} CI, {name}: ({m.low:.5f}, {m.high:.5f}) -> "
+            f"{level} CI, {name}: {_interval_text(m, digits=5)} -> "
             + ("significant" if self.significant_model else "not significant")
             + f", p = {self.pvalue:.3g}",
         ]
@@ -273,6 +306,12 @@ def _core(freq_c, freq_t, joint, n_c, n_t, pos, q, q_var, method, level):
     )
 
 
+def _normal_interval(centre, variance, level):
+    """``centre -+ z sqrt(variance)``, z the two-sided normal quantile of ``level``."""
+    half = _two_sided_z(level) * math.sqrt(variance)
+    return ConfidenceInterval(float(centre - half), float(centre + half))
+
+
 def _result(method, paired, sizes, observed, model, centre, level, **ppi):
     """Assemble a :class:`ModelBasedTestResult`.
 
@@ -287,10 +326,8 @@ def _result(method, paired, sizes, observed, model, centre, level, **ppi):
     var_d_c = p_c * (1 - p_c) / (n_c - 1)  # eq. 5
     var_d_t = p_t * (1 - p_t) / (n_t - 1)
     var_eff_d = max(var_d_c + var_d_t - 2 * cov_d, 0.0)  # erratum: minus
-    z = _two_sided_z(level)
-    half_d, half_m = z * math.sqrt(var_eff_d), z * math.sqrt(var_eff_m)
-    ci_d = ConfidenceInterval(float(d - half_d), float(d + half_d))  # eq. 8
-    ci_m = ConfidenceInterval(float(centre - half_m), float(centre + half_m))
+    ci_d = _normal_interval(d, var_eff_d, level)  # eq. 8
+    ci_m = _normal_interval(centre, var_eff_m, level)
     sig_d = not (ci_d.low <= 0 <= ci_d.high)
     sig_m = not (ci_m.low <= 0 <= ci_m.high)
     return ModelBasedTestResult(
@@ -301,6 +338,7 @@ def _result(method, paired, sizes, observed, model, centre, level, **ppi):
         mean_c=float(p_c),
         mean_t=float(p_t),
         effect=float(d),
+        statistic=float(centre),
         rate_c=float(rate_c),
         rate_t=float(rate_t),
         corrected_effect=float(rate_t - rate_c),
@@ -313,8 +351,6 @@ def _result(method, paired, sizes, observed, model, centre, level, **ppi):
         var_effect_deterministic=float(var_eff_d),
         var_effect_model=float(var_eff_m),
         confidence_level=float(level),
-        ci_deterministic=ci_d,
-        ci_model=ci_m,
         significant_deterministic=sig_d,
         significant_model=sig_m,
         conclusion_changed=sig_d != sig_m,
@@ -504,14 +540,16 @@ class ModelBasedMetricTest(BaseEstimator):
 
     Goyal, Hu & Gupta (2023): when a metric model (a toxicity classifier, say)
     labels the outputs of a control C and a treatment T, its errors inflate
-    the variance of the rates it reports. ``fit`` measures those errors on
-    human-annotated data; ``test`` (outputs) or ``test_labels`` (the metric
-    model's labels) compares the systems.
+    the variance of the rates it reports. ``test`` (outputs) or
+    ``test_labels`` (the metric model's labels) compares the systems.
 
-    ``method="ppi"`` (prediction-powered inference) needs no ``fit``: each
-    system's rate is corrected with a random sample of that system's own
-    outputs, annotated with real labels and passed to ``test`` or
-    ``test_labels`` as ``annotated_c`` and ``annotated_t``.
+    The default, ``method="ppi"`` (prediction-powered inference), needs no
+    ``fit``: each system's rate is corrected with a random sample of that
+    system's own outputs, annotated with real labels and passed to ``test``
+    or ``test_labels`` as ``annotated_c`` and ``annotated_t``. The paper's
+    method, ``method="goyal2023"``, and the delta method instead measure the
+    metric model's errors once: ``fit`` on human-annotated data, or
+    :meth:`from_rates` from published precision and FOR.
 
     Parameters
     ----------
@@ -532,8 +570,8 @@ class ModelBasedMetricTest(BaseEstimator):
         covariance of appendix A.3 (with the erratum fixed: the variance of a
         difference subtracts it).
 
-    method : {"goyal2023", "delta", "ppi"}, default="goyal2023"
-        ``"goyal2023"``: the paper's interval, ``d +/- z sqrt(Var_M)`` with
+    method : {"ppi", "goyal2023", "delta"}, default="ppi"
+        ``"goyal2023"``: the paper's interval, as printed, ``d +/- z sqrt(Var_M)`` with
         ``Var_M = p_R (1 - p_R) / (N - 1)`` (eq. 14), centred on the observed
         difference. ``"delta"``: this package's extension, centred on the
         bias-corrected effect ``p_R,T - p_R,C``, whose variance adds the
@@ -543,7 +581,8 @@ class ModelBasedMetricTest(BaseEstimator):
         prediction-powered inference, which corrects each system's rate with
         an annotated sample of its own outputs and assumes nothing about the
         metric model's errors. See the user guide for their coverage; only
-        ``"ppi"`` held its level in every setting simulated there.
+        ``"ppi"`` held its level in every setting simulated there, which is
+        why it is the default.
 
     lam : "auto" or float in [0, 1], default=1.0
         Power tuning of ``method="ppi"``, ppi_py's ``lam``: the weight of the
@@ -596,28 +635,31 @@ class ModelBasedMetricTest(BaseEstimator):
 
     Examples
     --------
+    Prediction-powered (the default), with a few outputs of each system
+    annotated (the metric model's label, then the real one):
+
     >>> from sklearn_faithful.model_based import ModelBasedMetricTest
-    >>> test = ModelBasedMetricTest.from_rates(0.8897, 0.22769)
-    >>> res = test.test_labels([0, 1, 0, 0, 1, 0, 0, 0], [0, 0, 0, 1, 0, 0, 0, 0])
-    >>> round(res.effect, 3), round(res.rate_c, 3)
-    (-0.125, 0.393)
-
-    Prediction-powered, with a few outputs of each system annotated (the
-    metric model's label, then the real one):
-
-    >>> ppi = ModelBasedMetricTest(None, method="ppi", lam=1.0)
+    >>> ppi = ModelBasedMetricTest(None)
     >>> res = ppi.test_labels(
     ...     [0, 1, 1, 0, 1, 0, 0, 1], [1, 1, 1, 0, 1, 1, 0, 1],
     ...     annotated_c=([1, 0, 1, 0], [1, 0, 0, 0]),
     ...     annotated_t=([1, 1, 0, 1], [1, 1, 0, 1]))
     >>> round(res.rate_c, 3), round(res.rate_t, 3)
     (0.25, 0.75)
+
+    The paper's method, from the metric model's published precision and
+    false omission rate:
+
+    >>> test = ModelBasedMetricTest.from_rates(0.8897, 0.22769)
+    >>> res = test.test_labels([0, 1, 0, 0, 1, 0, 0, 0], [0, 0, 0, 1, 0, 0, 0, 0])
+    >>> res.method, round(res.effect, 3), round(res.rate_c, 3)
+    ('goyal2023', -0.125, 0.393)
     """
 
     _parameter_constraints = {
         "metric_model": "no_validation",
         "pos_label": _POS_LABEL,
-        "confidence_level": [Interval(Real, 0, 1, closed="neither")],
+        "confidence_level": CONFIDENCE_LEVEL,
         "paired": ["boolean"],
         "method": [StrOptions(set(METHODS))],
         "lam": [StrOptions({"auto"}), Interval(Real, 0, 1, closed="both")],
@@ -631,7 +673,7 @@ class ModelBasedMetricTest(BaseEstimator):
         pos_label=1,
         confidence_level=0.95,
         paired=False,
-        method="goyal2023",
+        method="ppi",
         lam=1.0,
         positive_label="deprecated",
     ):
@@ -742,7 +784,9 @@ class ModelBasedMetricTest(BaseEstimator):
                 "method='ppi' does not fit on a separate annotated set: it "
                 "corrects each system with an annotated sample of that system's "
                 "own outputs. Call test(outputs_c, outputs_t, annotated_c=(X_c, "
-                "y_c), annotated_t=(X_t, y_t)) without fit."
+                "y_c), annotated_t=(X_t, y_t)) without fit, or pass "
+                "method='goyal2023' (the paper's) or method='delta' to fit the "
+                "metric model's errors."
             )
         model = self._check_metric_model()
         classes = np.asarray(model.classes_)
@@ -768,6 +812,7 @@ class ModelBasedMetricTest(BaseEstimator):
             "n_predicted_negative": _N_PREDICTED,
             "classes": ["array-like"],
             "pos_label": _POS_LABEL,
+            "method": [StrOptions(set(METHODS))],
             "positive_label": _DEPRECATED_POS_LABEL,
         },
         prefer_skip_nested_validation=True,
@@ -781,6 +826,7 @@ class ModelBasedMetricTest(BaseEstimator):
         n_predicted_negative=None,
         classes=(0, 1),
         pos_label=1,
+        method="goyal2023",
         positive_label="deprecated",
         **kwargs,
     ):
@@ -800,11 +846,15 @@ class ModelBasedMetricTest(BaseEstimator):
             Labels of the metric model, negative class first or not.
         pos_label : label, default=1
             One of ``classes``.
+        method : {"goyal2023", "delta"}, default="goyal2023"
+            A method that takes the metric model's errors from precision and
+            FOR: the paper's (the default here, since ``"ppi"``, the class's
+            default, uses annotated samples of the systems' outputs instead)
+            or the delta method.
         positive_label : label
             Deprecated alias of ``pos_label``.
         **kwargs
-            ``confidence_level``, ``paired`` and ``method`` (``"goyal2023"``
-            or ``"delta"``).
+            ``confidence_level`` and ``paired``.
 
         Returns
         -------
@@ -817,7 +867,7 @@ class ModelBasedMetricTest(BaseEstimator):
             With ``method="ppi"``, which does not use precision and FOR.
         """
         pos_label, name = _deprecated_pos_label(pos_label, positive_label)
-        test = cls(None, pos_label=pos_label, **kwargs)
+        test = cls(None, pos_label=pos_label, method=method, **kwargs)
         test._validate_params()
         if test.method == "ppi":
             raise ValueError(

@@ -16,9 +16,15 @@ from scipy import stats
 
 from ..utils._compat import HasMethods, Interval, validate_params
 from ..utils._random import _generator
-from ..utils._results import _DecidesMixin
+from ..utils._results import (
+    _BayesResultMixin,
+    _interval_text,
+    _ResultMixin,
+    _SampledPosterior,
+)
 from ..utils._validation import (
     RANDOM_STATE,
+    ROPE,
     _validate_init_params,
     check_matplotlib,
 )
@@ -130,7 +136,7 @@ def _rank_standard_error(n_methods, n_datasets):
 
 
 @dataclass(frozen=True)
-class FriedmanTestResult:
+class FriedmanTestResult(_ResultMixin):
     """Result of :func:`friedman_test`: Friedman's test and the average ranks.
 
     Follows scipy's test results (``statistic``, ``pvalue``), and adds the
@@ -639,12 +645,14 @@ class CriticalDifferenceDisplay:
 
 
 @dataclass(frozen=True)
-class BayesianSignedRankTestResult(_DecidesMixin):
+class BayesianSignedRankTestResult(_BayesResultMixin):
     """Result of :func:`bayesian_signed_rank_test`.
 
     Follows baycomp's ``SignedRankTest``: the probabilities of the three
-    regions and the posterior sample they come from, with ``decide`` and
-    ``summary`` as in :class:`PairedBayesTestResult`.
+    regions and the posterior sample they come from, with ``decide``,
+    ``credible_interval(confidence_level)`` and ``summary`` as in
+    :class:`PairedBayesTestResult`. The interval is of the posterior of the
+    mean difference B - A under the same Dirichlet process.
 
     Attributes
     ----------
@@ -677,6 +685,10 @@ class BayesianSignedRankTestResult(_DecidesMixin):
         Draws of ``(theta_worse, theta_rope, theta_better)``, the posterior
         probability that the Walsh average of two differences falls below
         ``-rope``, within the rope, or above ``rope``; each row sums to 1.
+    posterior : object
+        The posterior of the mean difference ``sum_i w_i z_i`` (the
+        pseudo-observation 0 included), known by one draw per weight vector
+        ``w``: ``mean``, ``cdf``, ``ppf`` and ``interval`` from those draws.
     """
 
     p_worse: float
@@ -692,6 +704,9 @@ class BayesianSignedRankTestResult(_DecidesMixin):
     standard_error: float
     differences: np.ndarray = field(repr=False)
     posterior_samples: np.ndarray = field(repr=False)
+    posterior: object = field(repr=False)
+
+    _not_in_dict = ("posterior_samples", "posterior")
 
     def summary(self):
         """Describe the test in one plain-text paragraph.
@@ -703,7 +718,8 @@ class BayesianSignedRankTestResult(_DecidesMixin):
         """
         text = (
             f"Bayesian signed-rank test on {self.n_datasets} data sets: mean B - A "
-            f"= {self.mean_difference:+.4f}\n"
+            f"= {self.mean_difference:+.4f}, 95% credible interval "
+            f"{_interval_text(self.credible_interval())}\n"
         )
         if self.rope > 0:
             text += f"rope +/-{self.rope:g}: {self._rope_text()}"
@@ -717,7 +733,7 @@ class BayesianSignedRankTestResult(_DecidesMixin):
         )
 
 
-def _walsh_regions(differences, rope):
+def _walsh_regions(z, rope):
     """Indicators of the Walsh averages of ``z = (0, d_1, ..., d_n)`` by region.
 
     Returns ``(below, above)``, matrices of shape (n + 1, n + 1): ``above[i,
@@ -726,7 +742,6 @@ def _walsh_regions(differences, rope):
     below, as baycomp counts them. ``(z_i + z_j) / 2 > rope`` is the Walsh
     average above the rope.
     """
-    z = np.concatenate(([0.0], differences))  # z_0 = 0, the pseudo-observation
     sums = z[:, None] + z[None, :]
     above = (sums > 2 * rope) + 0.5 * (sums == 2 * rope)
     below = (-sums > 2 * rope) + 0.5 * (-sums == 2 * rope)
@@ -737,7 +752,7 @@ def _walsh_regions(differences, rope):
     {
         "scores_a": ["array-like"],
         "scores_b": ["array-like"],
-        "rope": [Interval(Real, 0, None, closed="left")],
+        "rope": ROPE,
         "prior_strength": [Interval(Real, 0, None, closed="neither")],
         "n_samples": [Interval(Integral, 1, None, closed="left")],
         "random_state": RANDOM_STATE,
@@ -848,11 +863,13 @@ def bayesian_signed_rank_test(
         )
     differences = b - a
     rope = float(rope)
-    below, above = _walsh_regions(differences, rope)
+    z = np.concatenate(([0.0], differences))  # z_0 = 0, the pseudo-observation
+    below, above = _walsh_regions(z, rope)
     alpha = np.ones(differences.shape[0] + 1)
     alpha[0] = prior_strength  # weight of the pseudo-observation at 0
     rng = _generator(random_state)
     theta = np.empty((n_samples, 3))
+    mean_difference = np.empty(n_samples)
     chunk = max(1, _CHUNK_ENTRIES // alpha.shape[0])
     for start in range(0, n_samples, chunk):
         stop = min(start + chunk, n_samples)
@@ -860,6 +877,8 @@ def bayesian_signed_rank_test(
         # theta = w^T H w for each draw w
         theta[start:stop, 0] = np.sum((w @ below) * w, axis=1)
         theta[start:stop, 2] = np.sum((w @ above) * w, axis=1)
+        # the mean of the drawn distribution of differences, sum_i w_i z_i
+        mean_difference[start:stop] = w @ z
     if rope > 0:
         theta[:, 1] = np.clip(1.0 - theta[:, 0] - theta[:, 2], 0.0, 1.0)
     else:
@@ -882,4 +901,5 @@ def bayesian_signed_rank_test(
         standard_error=float(np.sqrt(np.max(probs * (1 - probs)) / n_samples)),
         differences=differences,
         posterior_samples=theta,
+        posterior=_SampledPosterior(mean_difference),
     )

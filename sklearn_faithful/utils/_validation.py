@@ -26,6 +26,11 @@ CONFIDENCE_LEVEL = [Interval(Real, 0, 1, closed="neither")]
 RANDOM_STATE = ["random_state", np.random.Generator]
 POS_LABEL = [Real, str, "boolean", None]
 ALTERNATIVE = [StrOptions({"two-sided", "less", "greater"})]
+# Half-width of a region of practical equivalence, on the scale of the score
+# compared: any non-negative number (0: no rope). Scores need not lie in
+# [0, 1] (log loss, RMSE), and a rope wider than a bounded score's range only
+# makes every difference equivalent.
+ROPE = [Interval(Real, 0, None, closed="left")]
 # joblib's n_jobs: a positive count, -1 for all processors (-2 all but one, ...),
 # or None for 1 unless a joblib.parallel_config context says otherwise; 0 is not
 # a number of jobs

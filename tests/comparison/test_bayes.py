@@ -394,10 +394,21 @@ def test_rope_probabilities():
 def test_result_fields_and_intervals():
     a, b = (counts_from_triples(t) for t in TASKS["NER"])
     res = bayes_test(a, b, metric="recall", confidence_level=0.9)
-    ia, ib = res.credible_interval(0.9)
-    assert ia == res.interval_a and ib == res.interval_b
-    wide_a, _ = res.credible_interval(0.99)
-    assert wide_a.low < ia.low and wide_a.high > ia.high
+    assert res.interval_a == res.posterior_a.interval(0.9)
+    assert res.interval_b == res.posterior_b.interval(0.9)
+    # one interval, of the difference B - A, at the call's level by default
+    diff = res.credible_interval()
+    assert diff == res.credible_interval(0.9)
+    wide = res.credible_interval(0.99)
+    assert wide.low < diff.low < res.difference < diff.high < wide.high
+    assert res.difference == pytest.approx(res.mean_b - res.mean_a)
+    # the composed posterior is the one the probabilities come from
+    assert res.posterior.cdf(0.0) == res.p_h0
+    assert res.posterior.cdf(diff.low) == pytest.approx(0.05, abs=1e-9)
+    draws = res.posterior_b.rvs(400_000, random_state=0) - res.posterior_a.rvs(
+        400_000, random_state=1
+    )
+    assert tuple(diff) == pytest.approx(np.quantile(draws, [0.05, 0.95]), abs=2e-4)
     c = correlation_factor()
     tp, fp, fn = c * counts_from_triples(TASKS["NER"][0]).sum(axis=0)
     assert res.mode_a == pytest.approx(tp / (tp + fn))

@@ -41,7 +41,7 @@ def test_posterior_by_hand():
     np.testing.assert_allclose(res.p_h0, post.cdf(0), rtol=1e-12)
     np.testing.assert_allclose(res.p_worse, post.cdf(-0.01), rtol=1e-12)
     np.testing.assert_allclose(res.p_better, post.sf(0.01), rtol=1e-12)
-    np.testing.assert_allclose(res.interval, post.interval(0.9), rtol=1e-12)
+    np.testing.assert_allclose(res.credible_interval(), post.interval(0.9), rtol=1e-12)
     np.testing.assert_allclose(res.credible_interval(0.5), post.interval(0.5))
     np.testing.assert_allclose(res.scores_a, _f1(A))
     assert res.p_h0 + res.p_h1 == pytest.approx(1.0)
@@ -76,7 +76,7 @@ def test_equal_models_make_no_claim(metric):
     assert res.p_h0 == res.p_h1 == 0.5
     assert res.difference == 0 and res.scale == 0
     assert res.decide() == "undecided"
-    assert tuple(res.interval) == (0.0, 0.0)
+    assert tuple(res.credible_interval()) == (0.0, 0.0)
     res = paired_bayes_test(A, A, metric=metric, rope=0.01)
     assert res.p_equivalent == 1.0
     assert res.decide() == "equivalent"

@@ -72,7 +72,7 @@ def test_estimate_sigma():
 
 def test_gate_passes_fails_and_round_trips(tmp_path):
     rng = np.random.default_rng(0)
-    gate = AccuracyRegressionTest(theta=0.03, sigma=0.3)
+    gate = AccuracyRegressionTest(theta=0.03, sigma=0.3, paired=False)
     n = gate.plan()
     assert n == required_sample_size(0.3, 0.03)
     gate.set_reference((rng.random(n) < 0.9).astype(float))
@@ -98,7 +98,7 @@ def test_gate_lower_is_better_and_paired(tmp_path):
     slower = ref + rng.normal(0.8, 2.0, 400)  # each item 0.8 slower
     res = gate.check(slower)
     assert not res.passed and res.threshold > gate.reference_mean_
-    unpaired = AccuracyRegressionTest(higher_is_better=False, theta=2.0)
+    unpaired = AccuracyRegressionTest(higher_is_better=False, theta=2.0, paired=False)
     assert unpaired.set_reference(ref).check(slower).passed  # far less power
     gate.save(tmp_path / "g.json")
     assert AccuracyRegressionTest.load(tmp_path / "g.json").check(slower) == res
@@ -132,27 +132,28 @@ def test_gate_bad_input(call, match):
 def test_perfect_reference_run():
     perfect = np.ones(300)
     with pytest.raises(ValueError, match="all 300 reference scores equal 1.0"):
-        AccuracyRegressionTest().set_reference(perfect)
-    paired = AccuracyRegressionTest(paired=True).set_reference(perfect)
+        AccuracyRegressionTest(paired=False).set_reference(perfect)
+    paired = AccuracyRegressionTest().set_reference(perfect)  # paired by default
     worse = perfect.copy()
     worse[:30] = 0
     assert not paired.check(worse).passed
     assert paired.check(perfect).passed
     sigma = estimate_sigma(proportion=1 - 3 / 300)
     with pytest.warns(UserWarning, match="normal approximation is poor"):
-        gate = AccuracyRegressionTest(sigma=sigma).set_reference(perfect)
+        gate = AccuracyRegressionTest(sigma=sigma, paired=False).set_reference(perfect)
     assert gate.check(perfect).passed
 
 
 def test_gate_warns_where_its_false_alarms_exceed_alpha():
     rng = np.random.default_rng(0)
+    unpaired = AccuracyRegressionTest(paired=False)
     with pytest.warns(UserWarning, match=r"n min\(p, 1 - p\) = 5 < 100"):
-        AccuracyRegressionTest().set_reference((np.arange(100) >= 5).astype(float))
+        unpaired.set_reference((np.arange(100) >= 5).astype(float))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        AccuracyRegressionTest().set_reference((rng.random(2000) < 0.9).astype(float))
-        AccuracyRegressionTest(paired=True).set_reference(np.arange(100) >= 5)
-        AccuracyRegressionTest().set_reference(rng.random(50))  # not 0/1 scores
+        unpaired.set_reference((rng.random(2000) < 0.9).astype(float))
+        AccuracyRegressionTest().set_reference(np.arange(100) >= 5)  # paired
+        unpaired.set_reference(rng.random(50))  # not 0/1 scores
 
 
 def test_regression_gate_is_estimator_like(tmp_path):
@@ -160,7 +161,7 @@ def test_regression_gate_is_estimator_like(tmp_path):
     from sklearn.base import clone
     from sklearn.exceptions import NotFittedError
 
-    gate = AccuracyRegressionTest(theta=0.03, sigma=0.3, paired=True)
+    gate = AccuracyRegressionTest(theta=0.03, sigma=0.3)
     assert gate.get_params() == {
         "alpha": 0.05,
         "beta": 0.2,
@@ -169,7 +170,7 @@ def test_regression_gate_is_estimator_like(tmp_path):
         "sigma": 0.3,
         "theta": 0.03,
     }
-    assert repr(gate) == "AccuracyRegressionTest(paired=True, sigma=0.3, theta=0.03)"
+    assert repr(gate) == "AccuracyRegressionTest(sigma=0.3, theta=0.03)"
     assert gate.set_params(alpha=0.01) is gate and gate.alpha == 0.01
     copy = clone(gate)
     assert copy.get_params() == gate.get_params()
@@ -183,3 +184,33 @@ def test_regression_gate_is_estimator_like(tmp_path):
     loaded = AccuracyRegressionTest.load(tmp_path / "g.json")
     assert loaded.get_params() == gate.get_params()
     assert loaded.check(scores) == gate.check(scores)
+
+
+@pytest.mark.parametrize("paired", [True, False])
+@pytest.mark.parametrize("higher_is_better", [True, False])
+def test_interval_inverts_the_gate(paired, higher_is_better):
+    """The one-sided interval at 1 - alpha reaches 0 exactly when the run passes."""
+    rng = np.random.default_rng(2)
+    ref = rng.normal(0.8, 0.1, 500)
+    gate = AccuracyRegressionTest(higher_is_better=higher_is_better, paired=paired)
+    gate.set_reference(ref)
+    sign = 1.0 if higher_is_better else -1.0
+    for shift in np.linspace(-0.03, 0.03, 13):
+        res = gate.check(ref + sign * shift + rng.normal(0, 0.02, 500))
+        low, high = res.confidence_interval()
+        assert res.confidence_level == 1 - gate.alpha
+        assert res.passed == (low <= 0 <= high)
+        assert (low == -np.inf) == higher_is_better and (high == np.inf) != (
+            higher_is_better
+        )
+        se = res.standard_error
+        assert res.statistic == pytest.approx(sign * res.effect / se)
+        wide = res.confidence_interval(0.99)
+        assert wide.low <= low and wide.high >= high
+
+
+def test_gate_is_paired_by_default():
+    assert AccuracyRegressionTest().paired is True
+    ref = np.tile([1.0, 0.0, 1.0, 1.0], 50)
+    res = AccuracyRegressionTest().set_reference(ref).check(ref)
+    assert res.paired and res.passed and res.effect == 0.0

@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+from sklearn_faithful.holdout import sign_test
 from sklearn_faithful.holdout._mcnemar import (
     CochransQTestResult,
     McNemarTestResult,
@@ -111,9 +112,37 @@ def test_mcnemar_mid_p_is_exact_minus_point_probability():
 @pytest.mark.parametrize("method", ["exact", "mid-p", "asymptotic"])
 def test_mcnemar_without_discordant_items(method):
     y, a, b = _predictions(8, 0, 0, 3)
-    res = mcnemar_test(y, a, b, method=method)
+    # one tie behaviour with the sign test: p = 1, statistic 0, a warning
+    with pytest.warns(RuntimeWarning, match="no item is discordant") as record:
+        res = mcnemar_test(y, a, b, method=method)
+    assert record[0].filename == __file__  # points at the user's call
     assert (res.statistic, res.pvalue) == (0.0, 1.0)
     assert (res.n_a_only, res.n_b_only, res.n_samples) == (0, 0, 11)
+    assert res.difference == 0.0 and res.confidence_interval() == (0.0, 0.0)
+    ref = contingency_tables.mcnemar([[8, 0], [0, 3]], exact=True)
+    assert (float(ref.statistic), float(ref.pvalue)) == (0.0, 1.0)
+    with pytest.warns(RuntimeWarning, match="no item is discordant"):
+        assert sign_test(y, a, b).pvalue == res.pvalue
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_mcnemar_exact_is_the_sign_test(table):
+    y, a, b = _predictions(*table)
+    res, sign = mcnemar_test(y, a, b), sign_test(y, a, b)
+    assert res.pvalue == sign.pvalue  # exactly: one computes, the other calls it
+    assert (res.n_a_only, res.n_b_only) == (sign.n_a_better, sign.n_b_better)
+    # the interval of the accuracy difference is the sign test's, rescaled
+    n_d = sign.n_discordant
+    for level in (0.8, 0.95):
+        low, high = sign.confidence_interval(level)
+        expected = (
+            (2 * low - 1) * n_d / res.n_samples,
+            (2 * high - 1) * n_d / res.n_samples,
+        )
+        assert res.confidence_interval(level) == pytest.approx(expected, abs=1e-15)
+    assert res.difference == pytest.approx((table[2] - table[1]) / sum(table))
+    low, high = res.confidence_interval()
+    assert low <= res.difference <= high
 
 
 def test_mcnemar_swapping_the_classifiers_swaps_the_counts():

@@ -40,11 +40,12 @@ def _hits(y_true, y_pred, sample_weight=None):
 
 def _arrays(res):
     """Every number of a result, NaN-safe, for an exact comparison."""
-    dist = getattr(res, "bootstrap_distribution", None)
-    if dist is None:
+    if hasattr(res, "pvalue"):  # a test: the interval is a method
         dist = res.null_distribution
-    extra = [res.statistic, *res.confidence_interval]
-    extra += [res.pvalue] if hasattr(res, "pvalue") else [res.standard_error]
+        extra = [res.statistic, *res.confidence_interval(), res.pvalue]
+    else:  # an interval of a score: the interval is a field
+        dist = res.bootstrap_distribution
+        extra = [res.statistic, *res.confidence_interval, res.standard_error]
     return np.concatenate([dist, extra])
 
 

@@ -203,8 +203,12 @@ def test_alternative_reaches_paired_tests(test):
     less = test(y, a, b, alternative="less", **kw)
     assert two.statistic > 0
     assert greater.pvalue < two.pvalue < less.pvalue
-    assert greater.confidence_interval.high == np.inf
-    assert less.confidence_interval.low == -np.inf
+    assert greater.confidence_interval().high == np.inf
+    assert less.confidence_interval(0.9).low == -np.inf
+    # the interval is the percentile one of the kept bootstrap distribution
+    lo, hi = np.quantile(two.bootstrap_distribution, [0.05, 0.95])
+    assert two.confidence_interval(0.9) == pytest.approx((lo, hi))
+    assert two.confidence_interval() == two.confidence_interval(0.95)
     for slow_kw in (dict(fast=False), dict(metric=skm.balanced_accuracy_score)):
         res = test(
             y, a, b, alternative="greater", n_resamples=300, random_state=0, **slow_kw
@@ -229,9 +233,19 @@ def test_sign_test_matches_binomtest():
         assert (res.n_b_better, res.n_a_better) == (n_b, n_a)
         assert res.pvalue == ref.pvalue
         ci = ref.proportion_ci(0.95)
-        assert res.confidence_interval == (ci.low, ci.high)
-    with pytest.raises(ValueError, match="same items"):
-        sign_test(y, a, a)
+        assert res.confidence_interval() == (ci.low, ci.high)
+        ci = ref.proportion_ci(0.8)
+        assert res.confidence_interval(0.8) == (ci.low, ci.high)
+        assert res.n_samples == 500 and res.statistic == n_b / (n_a + n_b)
+
+
+def test_sign_test_without_discordant_items():
+    # one tie behaviour with mcnemar_test: p = 1, a warning, no side
+    y, a, _ = _data(n=50, seed=9)
+    with pytest.warns(RuntimeWarning, match="no item is discordant"):
+        res = sign_test(y, a, a)
+    assert (res.pvalue, res.statistic, res.n_discordant) == (1.0, 0.5, 0)
+    assert res.confidence_interval() == (0.0, 1.0)
 
 
 def test_kappa_interval():

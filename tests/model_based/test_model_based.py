@@ -36,13 +36,15 @@ def test_paper_table_1_bold_row():
     assert f"{res.var_deterministic_c:.2e}" == "1.92e-07"
     assert f"{res.var_model_c:.2e}" == "7.50e-06"
     assert f"{res.var_model_t:.2e}" == "7.46e-06"
-    assert round(res.ci_model.low, 5) == -0.00978
-    assert round(res.ci_model.high, 5) == 0.00538
+    assert round(res.confidence_interval().low, 5) == -0.00978
+    assert round(res.confidence_interval().high, 5) == 0.00538
     # CI_D (-0.00325, -0.00114): the printed means give -0.00326 for the lower
     # end, one unit in the last digit, as they give Var_D 9.94e-8 for GPT-Neo
     # where the table prints 9.97e-8 (the table's own rounding of the means)
-    assert res.ci_deterministic.low == pytest.approx(-0.00325, abs=1.5e-5)
-    assert round(res.ci_deterministic.high, 5) == -0.00114
+    assert res.confidence_interval(deterministic=True).low == pytest.approx(
+        -0.00325, abs=1.5e-5
+    )
+    assert round(res.confidence_interval(deterministic=True).high, 5) == -0.00114
     assert res.var_deterministic_t == pytest.approx(9.97e-8, rel=0.005)
     assert res.significant_deterministic and not res.significant_model
     assert res.conclusion_changed
@@ -56,12 +58,15 @@ def test_formulas_written_out():
     assert res.var_model_c == pytest.approx(p_r * (1 - p_r) / (n - 1))  # eq. 13
     assert res.var_deterministic_c == pytest.approx(p * (1 - p) / (n - 1))  # eq. 5
     half = 1.959963984540054 * np.sqrt(res.var_model_c + res.var_model_t)
-    assert res.ci_model.low == pytest.approx(res.effect - half)  # eq. 14
+    assert res.confidence_interval().low == pytest.approx(res.effect - half)  # eq. 14
     assert res.corrected_effect == pytest.approx(
         (BOLD["precision"] - BOLD["fo_rate"]) * res.effect
     )
     ci90 = res.confidence_interval(0.90)
-    assert ci90.high - ci90.low < res.ci_model.high - res.ci_model.low
+    assert (
+        ci90.high - ci90.low
+        < res.confidence_interval().high - res.confidence_interval().low
+    )
     assert "changes the conclusion" in res.summary()
 
 
@@ -74,7 +79,7 @@ def test_perfect_metric_model_gives_deterministic_variance():
         res = test.test_labels(lab_c, lab_t[:500] if not paired else lab_c[::-1])
         assert res.var_model_c == res.var_deterministic_c
         assert res.var_model_t == res.var_deterministic_t
-        assert res.ci_model == res.ci_deterministic
+        assert res.confidence_interval() == res.confidence_interval(deterministic=True)
 
 
 def test_labels_path_equals_summary_path():
@@ -86,14 +91,12 @@ def test_labels_path_equals_summary_path():
     ref = model_based_test_from_summary(
         lab_c.mean(), 3000, lab_t.mean(), 2000, precision=0.8, false_omission_rate=0.05
     )
-    for field in (
-        "var_model_c",
-        "var_model_t",
-        "ci_model",
-        "ci_deterministic",
-        "pvalue",
-    ):
+    for field in ("var_model_c", "var_model_t", "pvalue"):
         assert getattr(res, field) == pytest.approx(getattr(ref, field))
+    for deterministic in (False, True):
+        assert res.confidence_interval(deterministic=deterministic) == pytest.approx(
+            ref.confidence_interval(deterministic=deterministic)
+        )
 
 
 def test_paired_covariance_against_simulation():
@@ -128,7 +131,7 @@ def test_multiclass_path_equals_binary_path():
     X = rng.standard_normal((600, 3))
     y = (X[:, 0] + 0.8 * rng.standard_normal(600) > 0.3).astype(int)
     model = LogisticRegression().fit(X[:300], y[:300])
-    binary = ModelBasedMetricTest(model).fit(X[300:], y[300:])
+    binary = ModelBasedMetricTest(model, method="goyal2023").fit(X[300:], y[300:])
     labels = model.predict(rng.standard_normal((500, 3)))
     other = model.predict(rng.standard_normal((500, 3)) + 0.3)
     res = binary.test_labels(labels, other)
@@ -141,7 +144,9 @@ def test_multiclass_path_equals_binary_path():
     # three classes where the third is never real nor predicted collapse
     y3 = np.where(y == 1, 2, 0)
     model3 = LogisticRegression().fit(X[:300], y3[:300])
-    multi = ModelBasedMetricTest(model3, pos_label=2).fit(X[300:], y3[300:])
+    multi = ModelBasedMetricTest(model3, pos_label=2, method="goyal2023").fit(
+        X[300:], y3[300:]
+    )
     res3 = multi.test_labels(
         model3.predict(rng.standard_normal((500, 3))),
         model3.predict(rng.standard_normal((500, 3)) + 0.3),
@@ -158,7 +163,9 @@ def test_multiclass_metric_model():
     X = rng.standard_normal((900, 2))
     y = np.digitize(X[:, 0] + 0.5 * rng.standard_normal(900), [-0.5, 0.5])
     model = LogisticRegression().fit(X[:400], y[:400])
-    test = ModelBasedMetricTest(model, pos_label=2).fit(X[400:], y[400:])
+    test = ModelBasedMetricTest(model, pos_label=2, method="goyal2023").fit(
+        X[400:], y[400:]
+    )
     qm = test.real_given_observed_
     np.testing.assert_allclose(qm.sum(axis=0), 1.0)
     lab_c, lab_t = model.predict(X[:300]), model.predict(X[300:600])
@@ -186,7 +193,7 @@ def test_end_to_end_text_pipeline():
     train_x, train_y = corpus(400, 0.4)
     clf = make_pipeline(CountVectorizer(), LogisticRegression()).fit(train_x, train_y)
     ann_x, ann_y = corpus(300, 0.4)
-    test = ModelBasedMetricTest(clf).fit(ann_x, ann_y)
+    test = ModelBasedMetricTest(clf, method="goyal2023").fit(ann_x, ann_y)
     assert 0.5 < test.precision_ <= 1 and 0 <= test.false_omission_rate_ < 0.5
     out_c, _ = corpus(500, 0.2)
     out_t, _ = corpus(500, 0.3)
@@ -196,7 +203,9 @@ def test_end_to_end_text_pipeline():
     assert res.var_model_c == pytest.approx(res.rate_c * (1 - res.rate_c) / 499)
     assert test.annotated_counts_.sum() == 300
     with pytest.raises(ValueError, match="not in the metric model.s classes"):
-        ModelBasedMetricTest(clf).fit(ann_x, np.where(ann_y == 1, 7, 0))
+        ModelBasedMetricTest(clf, method="goyal2023").fit(
+            ann_x, np.where(ann_y == 1, 7, 0)
+        )
 
 
 def test_delta_method():
@@ -234,12 +243,16 @@ def test_bad_input():
     X = rng.standard_normal((200, 2))
     y = (X[:, 0] > 0).astype(int)
     with pytest.raises(NotFittedError):
-        ModelBasedMetricTest(LogisticRegression()).fit(X, y)
+        ModelBasedMetricTest(LogisticRegression(), method="goyal2023").fit(X, y)
     model = LogisticRegression().fit(X, y)
     with pytest.raises(ValueError, match="never predicts positive"):
-        ModelBasedMetricTest(model).fit(X[X[:, 0] < -0.5], y[X[:, 0] < -0.5])
+        ModelBasedMetricTest(model, method="goyal2023").fit(
+            X[X[:, 0] < -0.5], y[X[:, 0] < -0.5]
+        )
     with pytest.raises(ValueError, match="false omission rate is undefined"):
-        ModelBasedMetricTest(model).fit(X[X[:, 0] > 0.5], y[X[:, 0] > 0.5])
+        ModelBasedMetricTest(model, method="goyal2023").fit(
+            X[X[:, 0] > 0.5], y[X[:, 0] > 0.5]
+        )
     test = ModelBasedMetricTest.from_rates(0.9, 0.1)
     with pytest.raises(ValueError, match="N >= 2"):
         test.test_labels([1], [0, 1])
@@ -268,9 +281,9 @@ def test_bad_input():
     with pytest.raises(ValueError, match="method"):
         ModelBasedMetricTest.from_rates(0.9, 0.1, method="bootstrap")
     with pytest.raises(ValueError, match="positive_label"), pytest.warns(FutureWarning):
-        ModelBasedMetricTest(model, positive_label=3).fit(X, y)
+        ModelBasedMetricTest(model, positive_label=3, method="goyal2023").fit(X, y)
     with pytest.raises(ValueError, match="pos_label=3 is not a valid label"):
-        ModelBasedMetricTest(model, pos_label=3).fit(X, y)
+        ModelBasedMetricTest(model, pos_label=3, method="goyal2023").fit(X, y)
 
 
 def test_positive_label_is_a_deprecated_alias():
@@ -278,9 +291,11 @@ def test_positive_label_is_a_deprecated_alias():
     X = rng.standard_normal((200, 2))
     y = (X[:, 0] + rng.standard_normal(200) > 0).astype(int)
     model = LogisticRegression().fit(X, y)
-    new = ModelBasedMetricTest(model, pos_label=0).fit(X, y)
+    new = ModelBasedMetricTest(model, pos_label=0, method="goyal2023").fit(X, y)
     with pytest.warns(FutureWarning, match="renamed pos_label"):
-        old = ModelBasedMetricTest(model, positive_label=0).fit(X, y)
+        old = ModelBasedMetricTest(model, positive_label=0, method="goyal2023").fit(
+            X, y
+        )
     assert (old.precision_, old._pos) == (new.precision_, new._pos)
     with pytest.warns(FutureWarning, match="renamed pos_label"):
         rates = ModelBasedMetricTest.from_rates(0.9, 0.1, positive_label=0)
@@ -355,7 +370,7 @@ def test_ppi_matches_ppi_py(lam):
     # independent systems: the variances add
     assert res.var_effect_model == pytest.approx(res.var_model_c + res.var_model_t)
     half = z * np.sqrt(res.var_effect_model)
-    assert res.ci_model.low == pytest.approx(res.corrected_effect - half)
+    assert res.confidence_interval().low == pytest.approx(res.corrected_effect - half)
     assert res.statistic == res.corrected_effect
 
 
@@ -375,8 +390,8 @@ def test_ppi_paired_matches_ppi_py_on_the_differences(lam):
         alpha=0.05,
         lam=None if lam == "auto" else lam,
     )
-    assert res.ci_model.low == pytest.approx(float(lo[0]), rel=1e-10)
-    assert res.ci_model.high == pytest.approx(float(hi[0]), rel=1e-10)
+    assert res.confidence_interval().low == pytest.approx(float(lo[0]), rel=1e-10)
+    assert res.confidence_interval().high == pytest.approx(float(hi[0]), rel=1e-10)
     assert res.lam_c == res.lam_t
     assert res.covariance_model > 0
 
@@ -588,7 +603,7 @@ def test_ppi_bad_input():
             o_c, o_t, annotated_c=ann_c
         )
     with pytest.raises(ValueError, match="annotated_t is for method='ppi' only"):
-        ModelBasedMetricTest(model).fit(X, np.arange(20) % 2).test(
+        ModelBasedMetricTest(model, method="goyal2023").fit(X, np.arange(20) % 2).test(
             X, X, annotated_t=(X, np.arange(20) % 2)
         )
 
@@ -619,7 +634,11 @@ def test_ppi_coverage_when_errors_depend_on_the_real_label(paired):
             annotated_c=(o_c[:n_ann], real_c[:n_ann]),
             annotated_t=(o_t[:n_ann], real_t[:n_ann]),
         )
-        covered += res.ci_model.low <= pi_t - pi_c <= res.ci_model.high
+        covered += (
+            res.confidence_interval().low
+            <= pi_t - pi_c
+            <= res.confidence_interval().high
+        )
     # 95% nominal; 600 replicates give a Monte-Carlo s.e. of 0.9%
     assert covered / reps >= 0.92
 
@@ -634,3 +653,34 @@ def test_ppi_rejects_bool_lam(lam):
             annotated_c=([0, 1], [0, 1]),
             annotated_t=([1, 0], [1, 1]),
         )
+
+
+def test_ppi_is_the_default_and_the_paper_one_argument_away():
+    assert ModelBasedMetricTest(None).method == "ppi"
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 1))
+    model = LogisticRegression().fit(X, X[:, 0] > 0)
+    with pytest.raises(ValueError, match="method='goyal2023'"):
+        ModelBasedMetricTest(model).fit(X, X[:, 0] > 0)
+    paper = ModelBasedMetricTest(model, method="goyal2023").fit(X, X[:, 0] > 0.2)
+    assert paper.precision_ > 0
+    # from_rates takes precision and FOR: the paper's method by default
+    assert ModelBasedMetricTest.from_rates(0.9, 0.1).method == "goyal2023"
+    assert _bold().method == "goyal2023"
+
+
+def test_result_intervals_at_any_level():
+    res = _bold()
+    assert res.statistic == res.effect  # goyal2023 centres on the observed effect
+    assert res.confidence_interval() == res.confidence_interval(0.95)
+    for deterministic in (False, True):
+        narrow = res.confidence_interval(0.5, deterministic=deterministic)
+        wide = res.confidence_interval(0.99, deterministic=deterministic)
+        assert wide.low < narrow.low < res.effect < narrow.high < wide.high
+    low, high = res.confidence_interval(deterministic=True)
+    assert res.significant_deterministic == (not low <= 0 <= high)
+    d = res.to_dict()
+    assert d["confidence_interval"] == dict(
+        zip(("low", "high"), res.confidence_interval(), strict=True)
+    )
+    assert d["method"] == "goyal2023" and d["n_c"] == BOLD["n"]

@@ -393,3 +393,20 @@ def test_bayesian_signed_rank_does_not_modify_its_inputs():
     bayesian_signed_rank_test(a, b, rope=0.01, n_samples=100, random_state=0)
     np.testing.assert_array_equal(a, copies[0])
     np.testing.assert_array_equal(b, copies[1])
+
+
+def test_signed_rank_credible_interval_of_the_mean_difference():
+    a = np.array([0.81, 0.72, 0.90, 0.65, 0.88, 0.77, 0.93, 0.70])
+    b = np.array([0.84, 0.77, 0.93, 0.70, 0.89, 0.80, 0.92, 0.75])
+    res = bayesian_signed_rank_test(a, b, rope=0.01, random_state=0)
+    d = b - a
+    # E[sum_i w_i z_i] with w ~ Dirichlet(s, 1, ..., 1), z = (0, d): sum d / (n + s)
+    assert res.posterior.mean() == pytest.approx(d.sum() / (d.size + 0.5), rel=2e-3)
+    low, high = res.credible_interval()
+    assert low < res.posterior.mean() < high
+    assert res.credible_interval() == res.credible_interval(0.95)
+    wide = res.credible_interval(0.99)
+    assert wide.low < low and wide.high > high
+    # the mean difference is drawn from the same weights: the probabilities
+    # of the three regions are unchanged by it
+    assert (round(res.p_better, 3), res.decide()) == (0.998, "B better")
