@@ -136,10 +136,13 @@ def intervals(data, paired):
     out = {}
     ppi = ModelBasedMetricTest(None, method="ppi", paired=paired)
     res = ppi.test_labels(o_c, o_t, annotated_c=ann_c, annotated_t=ann_t)
-    out["naive"], out["ppi++"] = res.ci_deterministic, res.ci_model
+    out["naive"], out["ppi++"] = (
+        res.confidence_interval(deterministic=True),
+        res.confidence_interval(),
+    )
     ppi.set_params(lam=1.0)
     res = ppi.test_labels(o_c, o_t, annotated_c=ann_c, annotated_t=ann_t)
-    out["ppi"] = res.ci_model
+    out["ppi"] = res.confidence_interval()
     n_pos, n_neg = int(o_a.sum()), int((1 - o_a).sum())
     for method in ("goyal2023", "delta"):
         out[method] = None

@@ -69,9 +69,9 @@ def simulate(rng):
                 **kw,
             )
             for name, ci in (
-                ("naive", paper.ci_deterministic),
-                ("goyal2023", paper.ci_model),
-                ("delta", delta.ci_model),
+                ("naive", paper.confidence_interval(deterministic=True)),
+                ("goyal2023", paper.confidence_interval()),
+                ("delta", delta.confidence_interval()),
             ):
                 hits[name] += ci.low <= truth <= ci.high
                 widths[name].append(ci.high - ci.low)

@@ -76,7 +76,8 @@ def main(argv):
     # on the share of toxic texts, so they must be measured where they are used
     ann_c, y_c = generate(rng, 300, rates["C"])
     ann_t, y_t = generate(rng, 300, rates["T"])
-    test = ModelBasedMetricTest(metric_model).fit(ann_c + ann_t, np.r_[y_c, y_t])
+    test = ModelBasedMetricTest(metric_model, method="goyal2023")
+    test.fit(ann_c + ann_t, np.r_[y_c, y_t])
     print(
         f"metric model on {test.n_annotated_} annotated texts: precision "
         f"{test.precision_:.3f}, FOR {test.false_omission_rate_:.3f}"
@@ -88,9 +89,10 @@ def main(argv):
     delta = test.set_params(method="delta").test(out_c, out_t)
     truth = rates["T"] - rates["C"]
     print(paper.summary())
+    low, high = delta.confidence_interval()
     print(
         f"delta method: corrected effect {delta.corrected_effect:.4f}, 95% CI "
-        f"({delta.ci_model.low:.4f}, {delta.ci_model.high:.4f})"
+        f"[{low:.4f}, {high:.4f}]"
     )
     print(
         f"true difference of toxic rates {truth:.4f} (in these samples: "
@@ -100,9 +102,17 @@ def main(argv):
     import matplotlib.pyplot as plt
 
     rows = [
-        ("naive:\nmetric = ground truth", paper.effect, paper.ci_deterministic),
-        ("Goyal et al.\n(eq. 14)", paper.effect, paper.ci_model),
-        ("delta method,\ncorrected effect", delta.corrected_effect, delta.ci_model),
+        (
+            "naive:\nmetric = ground truth",
+            paper.effect,
+            paper.confidence_interval(deterministic=True),
+        ),
+        ("Goyal et al.\n(eq. 14)", paper.effect, paper.confidence_interval()),
+        (
+            "delta method,\ncorrected effect",
+            delta.corrected_effect,
+            delta.confidence_interval(),
+        ),
     ]
     fig, ax = plt.subplots(figsize=(6.5, 3.2), layout="constrained")
     for i, (_, centre, ci) in enumerate(rows):

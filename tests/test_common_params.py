@@ -200,6 +200,7 @@ def _instances():
     post = BetaPosterior(3.0, 4.0)
     counts = [[30, 5, 6]] * 6
     split_a, split_b = [0.80, 0.82, 0.79, 0.81], [0.83, 0.82, 0.84, 0.80]
+    labels = [0, 1, 1, 0, 1, 0, 0, 1]
     return {
         AccuracyRegressionTest: AccuracyRegressionTest(),
         BayesModelComparison: BayesModelComparison(GaussianNB(), GaussianNB()),
@@ -233,6 +234,16 @@ def _instances():
         ),
         PUBLIC["BayesianSignedRankTestResult"]: (
             PUBLIC["bayesian_signed_rank_test"]([1, 2, 3], [2, 3, 3.5], n_samples=10)
+        ),
+        PUBLIC["PairedTestResult"]: PUBLIC["paired_bootstrap_test"](
+            labels, labels[::-1], labels[1:] + [1], n_resamples=99, random_state=0
+        ),
+        PUBLIC["SignTestResult"]: PUBLIC["sign_test"](labels, labels[::-1], labels),
+        PUBLIC["McNemarTestResult"]: PUBLIC["mcnemar_test"](
+            labels, labels[::-1], labels
+        ),
+        PUBLIC["RegressionCheckResult"]: (
+            AccuracyRegressionTest().set_reference(split_a).check(split_b)
         ),
     }
 

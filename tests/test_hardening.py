@@ -362,7 +362,7 @@ def test_a_regressor_is_not_a_metric_model():
     X = np.arange(20.0).reshape(10, 2)
     model = LinearRegression().fit(X, np.arange(10.0))
     with pytest.raises(ValueError, match="metric_model must be a classifier"):
-        ModelBasedMetricTest(model).fit(X, np.arange(10) % 2)
+        ModelBasedMetricTest(model, method="goyal2023").fit(X, np.arange(10) % 2)
 
 
 def test_float32_probabilities_are_not_copied_whole():

@@ -313,6 +313,18 @@ def _check_counts_average(counts, name, average, *, whole=True):
     return arr
 
 
+def _check_counts_pair(counts_a, counts_b, average, *, whole=True):
+    """Both models' per-split counts, which must come from the same splits."""
+    arr_a = _check_counts_average(counts_a, "counts_a", average, whole=whole)
+    arr_b = _check_counts_average(counts_b, "counts_b", average, whole=whole)
+    if arr_a.shape != arr_b.shape:
+        raise ValueError(
+            f"counts_a and counts_b must come from the same splits and have the "
+            f"same shape; got {arr_a.shape} and {arr_b.shape}."
+        )
+    return arr_a, arr_b
+
+
 def _posteriors(arr, metric, factor, prior, n_draws, seed):
     counts_e = _effective_counts(arr, factor)
     if counts_e.ndim == 1:
@@ -409,7 +421,8 @@ def bayes_test(
         ``method="monte-carlo"`` and for macro averages.
 
     confidence_level : float, default=0.95
-        Level of the credible intervals in the result.
+        Level of the credible intervals in the result: each model's, and
+        that of the difference ``credible_interval()`` gives by default.
 
     random_state : int, RandomState instance, Generator or None, default=None
         Seed of the Monte-Carlo draws. Unused by the exact method.
@@ -419,8 +432,8 @@ def bayes_test(
     result : BayesTestResult
         ``p_h0``, ``p_h1``, the paper's ``decision`` and ``decide(threshold)``,
         which claims only what the posterior warrants, posterior means, modes
-        and credible
-        intervals of both models, and ``credible_interval(confidence_level)``.
+        and credible intervals of both models, and the ``posterior`` of the
+        difference B - A with its ``credible_interval(confidence_level)``.
 
     See Also
     --------
@@ -457,13 +470,7 @@ def bayes_test(
     'undecided'
     """
     lam = float(prior)
-    arr_a = _check_counts_average(counts_a, "counts_a", average)
-    arr_b = _check_counts_average(counts_b, "counts_b", average)
-    if arr_a.shape != arr_b.shape:
-        raise ValueError(
-            f"counts_a and counts_b must come from the same splits and have the "
-            f"same shape; got {arr_a.shape} and {arr_b.shape}."
-        )
+    arr_a, arr_b = _check_counts_pair(counts_a, counts_b, average)
     factor = _factor_for_splits(arr_a.shape[0], correlation, "counts_a")
 
     rng = _generator(random_state)

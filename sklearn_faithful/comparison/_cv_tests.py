@@ -760,7 +760,8 @@ def bayesian_correlated_ttest(
         as in baycomp. With ``rope > 0``, ``decide`` can answer "equivalent".
 
     confidence_level : float, default=0.95
-        Level of the credible interval of the difference in the result.
+        Level of the credible interval of the difference that
+        ``credible_interval()`` gives by default.
 
     Returns
     -------

@@ -25,7 +25,7 @@ from ..metrics._prf import _precision_recall_fscore
 from ..utils._compat import StrOptions, validate_params
 from ..utils._results import _BayesResultMixin, _interval_text, _level_text
 from ..utils._validation import CONFIDENCE_LEVEL, ROPE
-from ._bayes import AVERAGES, _check_counts_average
+from ._bayes import AVERAGES, _check_counts_pair
 from ._counts import RHO1_RANGE, RHO2_RANGE
 from ._posterior import METRICS
 
@@ -289,7 +289,8 @@ def paired_bayes_test(
         ``decide`` can answer "equivalent".
 
     confidence_level : float, default=0.95
-        Level of the credible interval of the difference.
+        Level of the credible interval of the difference that
+        ``credible_interval()`` gives by default.
 
     Returns
     -------
@@ -342,13 +343,7 @@ def paired_bayes_test(
     (0.059, 'B better')
     """
     # only per-split ratios enter, so weighted (fractional) counts are fine
-    arr_a = _check_counts_average(counts_a, "counts_a", average, whole=False)
-    arr_b = _check_counts_average(counts_b, "counts_b", average, whole=False)
-    if arr_a.shape != arr_b.shape:
-        raise ValueError(
-            f"counts_a and counts_b must come from the same splits and have the "
-            f"same shape; got {arr_a.shape} and {arr_b.shape}."
-        )
+    arr_a, arr_b = _check_counts_pair(counts_a, counts_b, average, whole=False)
     n_splits = arr_a.shape[0]
     if n_splits < 4 or n_splits % 2:
         raise ValueError(

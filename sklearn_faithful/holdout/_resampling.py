@@ -184,6 +184,8 @@ class PairedTestResult(_EffectTestMixin):
             "percentile",
             self.alternative,
             warn=warn,
+            # the user, validate_params' wrapper, confidence_interval, here
+            stacklevel=5,
         )
 
     def summary(self):
@@ -329,7 +331,9 @@ def _check_arrays(
     return y_true, out
 
 
-def _interval(dist, statistic, confidence_level, method, alternative, warn=True):
+def _interval(
+    dist, statistic, confidence_level, method, alternative, warn=True, stacklevel=4
+):
     """Percentile or basic interval from a bootstrap distribution, as scipy's.
 
     One-sided intervals put all of ``1 - confidence_level`` in one tail; the
@@ -348,7 +352,7 @@ def _interval(dist, statistic, confidence_level, method, alternative, warn=True)
             "extremes of the bootstrap distribution. Use at least "
             f"{int(np.ceil(1 / alpha))} (the default is 9999).",
             RuntimeWarning,
-            stacklevel=4,
+            stacklevel=stacklevel,
         )
     low, high = np.nanquantile(dist, [alpha, 1 - alpha])
     if method == "basic":
@@ -775,9 +779,11 @@ n_jobs, verbose
     Returns
     -------
     result : PairedTestResult
-        The observed difference, its percentile interval and the p-value
-        ``(c + 1) / (n + 1)``. The null distribution is the bootstrap
-        distribution shifted to mean zero (``delta* - delta``).
+        The observed difference, the p-value ``(c + 1) / (n + 1)`` and
+        ``confidence_interval(confidence_level)``, the percentile interval of
+        the bootstrap distribution (at ``confidence_level`` by default). The
+        null distribution is the bootstrap distribution shifted to mean zero
+        (``delta* - delta``).
 
     Examples
     --------

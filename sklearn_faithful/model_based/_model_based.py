@@ -43,6 +43,7 @@ from ..utils._results import (
 from ..utils._validation import (
     CONFIDENCE_LEVEL,
     POS_LABEL,
+    _check_same_items,
     _encode,
     _is_text,
     _resolve_pos_label,
@@ -1054,11 +1055,8 @@ class ModelBasedMetricTest(BaseEstimator):
                 )
             pred = arrays[f"{name}[0]"] = _label_array(pair[0], f"{name}[0]")
             real = arrays[f"{name}[1]"] = _label_array(pair[1], f"{name}[1]")
-            if pred.shape[0] != real.shape[0]:
-                raise ValueError(
-                    f"{name} has {pred.shape[0]} metric-model labels and "
-                    f"{real.shape[0]} real labels; they must be of the same items."
-                )
+            # the metric model's labels and the real labels of the same items
+            _check_same_items(pred, real, f"{name}[0]", f"{name}[1]")
         if self.paired:
             self._check_paired(
                 arrays["labels_c"].shape[0], arrays["labels_t"].shape[0], "labels"

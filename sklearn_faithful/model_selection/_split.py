@@ -22,6 +22,7 @@ from sklearn.utils.multiclass import type_of_target
 
 from ..utils._compat import Interval, _num_samples
 from ..utils._random import _generator
+from ..utils._results import _ResultMixin
 from ..utils._validation import (
     _numbers_as_numbers,
     _validate_init_params,
@@ -38,7 +39,7 @@ _SPLIT_DATA = {
 
 
 @dataclass(frozen=True)
-class BlockBalance:
+class BlockBalance(_ResultMixin):
     """How balanced the blocks of a block-regularized CV are.
 
     Attributes
@@ -60,6 +61,21 @@ class BlockBalance:
     totals: np.ndarray | None
     max_size_difference: int
     max_relative_deviation: float
+
+    def summary(self):
+        """Describe the balance in one line.
+
+        Returns
+        -------
+        text : str
+            The block sizes and the worst deviations.
+        """
+        return (
+            f"{self.sizes.size} blocks of {', '.join(map(str, self.sizes.tolist()))} "
+            f"samples (sizes differ by at most {self.max_size_difference}); "
+            f"largest relative deviation of a block's total "
+            f"{self.max_relative_deviation:.3g}"
+        )
 
 
 def _deal_round_robin(order, n_blocks, rng):

@@ -549,7 +549,7 @@ def test_ppi_bad_input():
     with pytest.raises(ValueError, match=r"annotated_c\[0\] has 1 label\(s\)"):
         ppi.test_labels(o_c, o_t, annotated_c=([1], [1]), annotated_t=ann_t)
     with pytest.raises(
-        ValueError, match="annotated_c has 20 metric-model labels and 19"
+        ValueError, match=r"annotated_c\[0\] has 20 samples but annotated_c\[1\] has 19"
     ):
         ppi.test_labels(
             o_c, o_t, annotated_c=(ann_c[0], ann_c[1][:-1]), annotated_t=ann_t
@@ -564,8 +564,11 @@ def test_ppi_bad_input():
         ppi.test_labels(
             [0, 0], [0, 0], annotated_c=([0, 0], [0, 0]), annotated_t=([0, 0], [0, 0])
         )
-    with pytest.raises(ValueError, match="holds strings"):
+    with pytest.raises(ValueError, match="must use the same labels as annotated_t"):
         ppi.test_labels(o_c, o_t, annotated_c=ann_c, annotated_t=(ann_t[0], ["a"] * 20))
+    with pytest.raises(ValueError, match="holds strings"):
+        strings = (np.array(["a", "b"])[ann_t[0]], np.array(["a", "b"])[ann_t[1]])
+        ppi.test_labels(o_c, o_t, annotated_c=ann_c, annotated_t=strings)
     with pytest.raises(ValueError, match="same annotated inputs"):
         ModelBasedMetricTest(None, method="ppi", paired=True).test_labels(
             o_c, o_t, annotated_c=ann_c, annotated_t=(ann_t[0][:10], ann_t[1][:10])
