@@ -209,8 +209,9 @@ class _EffectTestMixin(_ResultMixin):
         }
 
 
-class _DecidesMixin(_ResultMixin):
-    """``decide(threshold)`` for results with ``p_h0``, ``p_h1`` and a rope."""
+class _DecidesMixin:
+    """``decide(threshold)`` for objects with ``p_h0``, ``p_h1`` and a rope
+    (``p_worse``, ``p_equivalent``, ``p_better``)."""
 
     @validate_params(
         {"threshold": [Interval(Real, 0.5, 1, closed="neither")]},
@@ -263,7 +264,7 @@ class _DecidesMixin(_ResultMixin):
         )
 
 
-class _BayesResultMixin(_DecidesMixin):
+class _BayesResultMixin(_DecidesMixin, _ResultMixin):
     """``credible_interval`` of a Bayes result with a ``posterior`` of B - A.
 
     The posterior is one distribution of the difference (a frozen scipy
