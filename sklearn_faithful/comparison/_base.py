@@ -79,35 +79,26 @@ def _cell(name, value):
 
 
 def _text_table(cols):
-    """Lines of the columns of a summary: strings left, numbers right-aligned."""
-    cells = {}
+    """Lines of a summary's columns: text left-aligned, numbers right-aligned."""
+    columns = []
     for name, values in cols.items():
         head = _HEADERS.get(name) or re.sub(
-            r"_([ab])$", lambda m: " " + m[1].upper(), name
+            "_([ab])$", lambda m: " " + m[1].upper(), name
         )
-        cells[name] = [head] + [_cell(name, value) for value in values]
-    lines = []
-    for row in zip(*cells.values(), strict=True):
-        parts = [
-            text.ljust(max(map(len, column)))
-            if isinstance(cols[name][0], str)
-            else text.rjust(max(map(len, column)))
-            for text, name, column in zip(row, cells, cells.values(), strict=True)
-        ]
-        lines.append("  ".join(parts).rstrip())
-    return lines
+        cells = [head, *(_cell(name, value) for value in values)]
+        width = max(map(len, cells))
+        pad = str.ljust if isinstance(values[0], str) else str.rjust
+        columns.append([pad(cell, width) for cell in cells])
+    return ["  ".join(row).rstrip() for row in zip(*columns, strict=True)]
 
 
 class _BaseComparison(BaseEstimator):
     """Routing, the fit loop, ``summary``, ``decide``, text and HTML reprs.
 
-    A subclass gives ``_named_estimators()`` (name, estimator) pairs,
-    ``_default_cv()``, ``_classifies()`` (whether ``y`` holds classes, to
-    stratify on), ``_scorer(estimator)`` (None if it scores no estimator),
-    ``_check_design(splits, n_samples)``, ``_row(key)`` (one summary row per
-    key of ``results_``), ``_decide_one(key, threshold)``, ``_describe()``
-    (the lines above the printed table) and ``_index`` (summary's index
-    column, or None).
+    Subclasses give ``_named_estimators``, ``_default_cv``, ``_classifies``
+    (stratify on ``y``), ``_scorer``, ``_check_design``, ``_row`` (a summary
+    row per key of ``results_``), ``_decide_one``, ``_describe`` (the lines
+    above the printed table) and ``_index`` (the summary's index column).
     """
 
     # ``groups`` goes to the splitter only, never to the comparison itself
@@ -195,12 +186,6 @@ class _BaseComparison(BaseEstimator):
             )
             for train, test in splits
         ]
-        if self.verbose > 0:
-            print(
-                f"Fitting {len(named)} models on each of {len(splits)} splits, "
-                f"totalling {len(tasks)} fits",
-                flush=True,
-            )
         jobs = parallel_as_completed(  # in order, as they complete
             tasks, n_jobs=self.n_jobs, verbose=max(self.verbose - 1, 0)
         )
@@ -279,20 +264,6 @@ class _BaseComparison(BaseEstimator):
             One entry per key of ``results_`` (a metric, or a pair ``(A,
             B)``): ``"B better"``, ``"B not better"``, ``"B worse"``,
             ``"equivalent"`` or ``"undecided"``.
-
-        Examples
-        --------
-        >>> from sklearn.datasets import load_breast_cancer
-        >>> from sklearn.linear_model import LogisticRegression
-        >>> from sklearn.naive_bayes import GaussianNB
-        >>> from sklearn.pipeline import make_pipeline
-        >>> from sklearn.preprocessing import StandardScaler
-        >>> from sklearn_faithful.comparison import BayesModelComparison
-        >>> X, y = load_breast_cancer(return_X_y=True)
-        >>> lr = make_pipeline(StandardScaler(), LogisticRegression())
-        >>> comp = BayesModelComparison(GaussianNB(), lr, random_state=0).fit(X, y)
-        >>> comp.decide(0.95)
-        {'precision': 'B better', 'recall': 'undecided', 'f1': 'B better'}
         """
         check_is_fitted(self, "results_")
         return {key: self._decide_one(key, threshold) for key in self.results_}

@@ -9,12 +9,7 @@ from sklearn.utils import indexable
 
 from ..model_selection import BlockRegularized3x2CV
 from ..model_selection._design import _check_mx2_structure, _check_same_cv_results
-from ..utils._compat import (
-    HasMethods,
-    Interval,
-    StrOptions,
-    validate_params,
-)
+from ..utils._compat import HasMethods, Interval, StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._validation import (
     CONFIDENCE_LEVEL,
@@ -287,15 +282,12 @@ class BayesModelComparison(_BaseComparison):
             if fractional.any():
                 i = int(np.flatnonzero(fractional)[0])
                 raise ValueError(
-                    f"sample_weight has the fractional weight "
-                    f"{float(sample_weight[i])!r} at position {i}. The paper's "
-                    "Bayes test (paired=False) reads the weighted counts as "
-                    "numbers of items in its Beta posteriors, so only frequency "
-                    "weights (whole numbers: how many times each item occurs) are "
-                    "meaningful there; weights scaled by 10 would make the "
-                    "posteriors 10 times as sharp. Use paired=True, whose "
-                    "per-split metrics do not depend on the scale of the "
-                    "weights, or whole-number frequency weights."
+                    f"sample_weight has the fractional weight {float(sample_weight[i])!r} "
+                    f"at position {i}. The paper's test (paired=False) reads the "
+                    "weighted counts as numbers of items, so it takes only "
+                    "frequency weights (whole numbers); weights scaled by 10 "
+                    "would make its posteriors 10 times as sharp. Use "
+                    "paired=True, which does not depend on their scale."
                 )
         classes = np.unique(y)
         if classes.size < 2:
@@ -361,16 +353,9 @@ class BayesModelComparison(_BaseComparison):
         X, y, groups = indexable(X, y, groups)
         X, y, sample_weight, classes = self._check_data(X, y, sample_weight)
         count = partial(_count_split, classes=classes, sample_weight=sample_weight)
-        splits, per_model = self._fit_splits(
-            X,
-            y,
-            groups,
-            {**fit_params, "sample_weight": sample_weight},
-            lambda estimator, score_params: count,
-        )
-        shape = (2, len(splits), classes.size, 4)
-        per_class = _as_counts_array(per_model, shape, sample_weight is not None)
-        return self._test_counts(per_class, classes, splits, metrics)
+        params = {**fit_params, "sample_weight": sample_weight}
+        splits, counts = self._fit_splits(X, y, groups, params, lambda *_: count)
+        return self._test_counts(counts, classes, splits, metrics, sample_weight)
 
     @classmethod
     @validate_params(
@@ -452,18 +437,17 @@ class BayesModelComparison(_BaseComparison):
         X, y, sample_weight, classes = comparison._check_data(X, y, sample_weight)
         comparison._check_design(splits, y.shape[0])
         count = partial(_count_split, classes=classes, sample_weight=sample_weight)
-        per_split = [
-            count(estimator, X, y, train, test)
-            for res in (res_a, res_b)
-            for estimator, (train, test) in zip(res["estimator"], splits, strict=True)
+        counts = [
+            [count(est, X, y, *split) for est, split in zip(ests, splits, strict=True)]
+            for ests in (res_a["estimator"], res_b["estimator"])
         ]
-        shape = (2, len(splits), classes.size, 4)
-        per_class = _as_counts_array(per_split, shape, sample_weight is not None)
         comparison._source = "cross_validate results"
-        return comparison._test_counts(per_class, classes, splits, metrics)
+        return comparison._test_counts(counts, classes, splits, metrics, sample_weight)
 
-    def _test_counts(self, per_class, classes, splits, metrics):
+    def _test_counts(self, counts, classes, splits, metrics, sample_weight):
         """Record the counts of both models and run the test of each metric."""
+        shape = (2, len(splits), classes.size, 4)
+        per_class = _as_counts_array(counts, shape, sample_weight is not None)
         factor = _factor_for_splits(len(splits), self.correlation, "cv")
         pos = self._positive_index(classes)
         self.classes_ = classes
@@ -501,16 +485,10 @@ class BayesModelComparison(_BaseComparison):
         kw["confidence_level"] = self.confidence_level
         if self.paired:
             return paired_bayes_test(counts_a, counts_b, **kw)
-        return bayes_test(
-            counts_a,
-            counts_b,
-            prior=self.prior,
-            correlation=self.correlation_factor_,
-            method=self.method,
-            n_draws=self.n_draws,
-            random_state=int(rng.integers(np.iinfo(np.int32).max)),
-            **kw,
-        )
+        kw.update(prior=self.prior, correlation=self.correlation_factor_)
+        kw.update(method=self.method, n_draws=self.n_draws)
+        seed = int(rng.integers(np.iinfo(np.int32).max))
+        return bayes_test(counts_a, counts_b, random_state=seed, **kw)
 
     def _test_class(self, counts, metric, rng):
         """The test of one class, or None where its paired metric is undefined."""

@@ -53,28 +53,6 @@ TESTS = {
 }
 
 
-def _run_test(test, scores_a, scores_b, n_train, n_test, rope, confidence_level):
-    """The test of one pair, on already validated scores."""
-    func, _, bayesian = TESTS[test]
-    if test == "corrected-t":
-        return func(scores_a, scores_b, n_train=n_train, n_test=n_test)
-    if bayesian:
-        return func(
-            scores_a,
-            scores_b,
-            n_train=n_train,
-            n_test=n_test,
-            rope=rope,
-            confidence_level=confidence_level,
-        )
-    return func(scores_a, scores_b)
-
-
-def _mean_size(indices):
-    """Mean size of the index sets, rounded half up (284.5 gives 285)."""
-    return max(1, int(np.floor(np.mean([len(i) for i in indices]) + 0.5)))
-
-
 def _score_key(cv_results, scoring, name, prefix):
     """The key of the test scores in a ``cross_validate`` or search result."""
     keys = sorted(k[len(prefix) :] for k in cv_results if k.startswith(prefix))
@@ -108,9 +86,9 @@ def _score_split(estimator, X, y, train, test, *, scorer, score_params):
 class ModelComparison(_BaseComparison):
     """Compare several estimators on any score, from identical CV splits.
 
-    Cross-validates every estimator on the same splits (in parallel, through
-    :func:`~sklearn.model_selection.cross_validate`), then tests each pair of
-    models on their per-split score differences with a test that accounts
+    Cross-validates every estimator on the same splits (in parallel, as
+    :func:`~sklearn.model_selection.cross_validate` does), then tests each pair
+    of models on their per-split score differences with a test that accounts
     for the overlap of the training sets. With ``reference=None`` every pair
     is tested and the p-values are adjusted by Holm's method over the family;
     with a reference, each other model is tested against it. The constructors
@@ -353,22 +331,15 @@ class ModelComparison(_BaseComparison):
             The fitted comparison.
         """
         X, y, groups = indexable(X, y, groups)
-        splits, scores = self._fit_splits(
-            X,
-            y,
-            groups,
-            params,
-            lambda estimator, score_params: partial(
-                _score_split,
-                scorer=self._scorer(estimator),
-                score_params=score_params,
-            ),
-        )
+
+        def evaluator(estimator, score_params):
+            scorer = self._scorer(estimator)
+            return partial(_score_split, scorer=scorer, score_params=score_params)
+
+        splits, scores = self._fit_splits(X, y, groups, params, evaluator)
+        scores = np.asarray(scores, dtype=float)
         return self._test_scores(
-            dict(zip(self.estimators, np.asarray(scores, dtype=float), strict=True)),
-            _mean_size([tr for tr, _ in splits]),
-            _mean_size([te for _, te in splits]),
-            splits,
+            dict(zip(self.estimators, scores, strict=True)), splits
         )
 
     def _check_design(self, splits, n_samples):
@@ -395,12 +366,25 @@ class ModelComparison(_BaseComparison):
             return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
         return [(self.reference, b) for b in names if b != self.reference]
 
-    def _test_scores(self, scores, n_train, n_test, splits):
+    def _test(self, scores_a, scores_b):
+        """The test of one pair, on already validated scores."""
+        func, _, bayesian = TESTS[self.test_]
+        kw = {}
+        if self.test_ in ("corrected-t", "bayesian"):
+            kw = dict(n_train=self.n_train_, n_test=self.n_test_)
+        if bayesian:
+            kw.update(rope=self.rope, confidence_level=self.confidence_level)
+        return func(scores_a, scores_b, **kw)
+
+    def _test_scores(self, scores, splits, n_train=None, n_test=None):
         """Record the scores and run the test of every pair."""
-        names = list(scores)
-        self.names_ = names
-        self.scores_ = scores
-        self.splits_ = splits
+        if splits is not None:  # mean sizes, rounded half up (284.5 gives 285)
+            n_train, n_test = (
+                max(1, int(np.floor(np.mean([len(s[k]) for s in splits]) + 0.5)))
+                for k in (0, 1)
+            )
+        self.names_ = names = list(scores)
+        self.scores_, self.splits_ = scores, splits
         self.n_train_, self.n_test_ = n_train, n_test
         self.pairs_ = self._pairs(names)
         # inputs are validated once above; skip re-validating them per pair,
@@ -411,16 +395,7 @@ class ModelComparison(_BaseComparison):
         ):
             warnings.simplefilter("always")
             self.results_ = {
-                (a, b): _run_test(
-                    self.test_,
-                    scores[a],
-                    scores[b],
-                    n_train,
-                    n_test,
-                    self.rope,
-                    self.confidence_level,
-                )
-                for a, b in self.pairs_
+                (a, b): self._test(scores[a], scores[b]) for a, b in self.pairs_
             }
         if caught:
             warnings.warn(
@@ -443,7 +418,7 @@ class ModelComparison(_BaseComparison):
         return self
 
     @classmethod
-    def _from_scores(cls, scores, n_train, n_test, params, splits=None):
+    def _from_scores(cls, scores, params, splits=None, n_train=None, n_test=None):
         """A comparison fitted on given scores; ``splits`` checked if known."""
         comparison = cls._from_results(
             (dict.fromkeys(scores),), params, fixed=("estimators",)
@@ -465,7 +440,7 @@ class ModelComparison(_BaseComparison):
             )
         else:
             comparison.test_ = comparison.test
-        return comparison._test_scores(scores, n_train, n_test, splits)
+        return comparison._test_scores(scores, splits, n_train, n_test)
 
     @classmethod
     @validate_params(
@@ -526,13 +501,7 @@ class ModelComparison(_BaseComparison):
         for name in names:
             key = _score_key(results[name], scoring, f"results[{name!r}]", "test_")
             scores[name] = np.asarray(results[name][f"test_{key}"], dtype=float)
-        return cls._from_scores(
-            scores,
-            _mean_size([tr for tr, _ in splits]),
-            _mean_size([te for _, te in splits]),
-            {"scoring": scoring, **params},
-            splits,
-        )
+        return cls._from_scores(scores, {"scoring": scoring, **params}, splits)
 
     @classmethod
     @validate_params(
@@ -623,7 +592,9 @@ class ModelComparison(_BaseComparison):
             reference = names[int(np.argmin(rank))]
         scores = dict(zip(names, table, strict=True))
         params = {"reference": reference, "scoring": scoring, **params}
-        return cls._from_scores(scores, int(round(n_train)), int(round(n_test)), params)
+        return cls._from_scores(
+            scores, params, None, int(round(n_train)), int(round(n_test))
+        )
 
     @classmethod
     @validate_params(
@@ -676,7 +647,9 @@ class ModelComparison(_BaseComparison):
                 f"DataFrame with one column per model; got {type(scores).__name__}."
             )
         scores = {name: np.asarray(s) for name, s in scores.items()}
-        return cls._from_scores(scores, int(round(n_train)), int(round(n_test)), params)
+        return cls._from_scores(
+            scores, params, None, int(round(n_train)), int(round(n_test))
+        )
 
     def _row(self, pair):
         a, b = pair

@@ -21,6 +21,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_faithful.comparison import (
     BayesModelComparison,
+    PairedBayesTestResult,
     bayes_test,
     correlation_factor,
 )
@@ -255,3 +256,19 @@ def test_inputs_not_modified(cancer):
     BayesModelComparison(*_pair(), random_state=0, metrics=("f1",)).fit(X, y)
     np.testing.assert_array_equal(X, X0)
     np.testing.assert_array_equal(y, y0)
+
+
+def test_default_is_the_paired_test_and_the_paper_one_argument_away(cancer):
+    X, y = cancer
+    comp = BayesModelComparison(*_pair(), random_state=0).fit(X, y)
+    assert comp.paired
+    for metric, res in comp.results_.items():
+        assert isinstance(res, PairedBayesTestResult)
+        assert comp.decide(0.95)[metric] == res.decide(0.95)
+    # paired=False alone is the paper's test as printed: "wang2019", lambda = 1
+    paper = BayesModelComparison(*_pair(), paired=False, random_state=0).fit(X, y)
+    assert paper.correlation_factor_ == correlation_factor("wang2019")
+    np.testing.assert_array_equal(paper.counts_a_, comp.counts_a_)
+    direct = bayes_test(paper.counts_a_, paper.counts_b_, metric="f1")
+    assert paper.results_["f1"].p_h0 == direct.p_h0
+    assert paper.decide(0.95)["f1"] == direct.decide(0.95)
