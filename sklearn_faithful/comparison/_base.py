@@ -1,13 +1,11 @@
 """What the two comparison estimators share: routing, the fit loop, the tables.
 
 :class:`ModelComparison` and :class:`BayesModelComparison` split the data
-once, fit a clone of every estimator on every split in one parallel loop, and
-hold one test result per metric or pair in ``results_``. The metadata routing,
-that loop, ``summary``, ``decide``, ``__str__`` and the HTML repr live here;
-each class says what it does on a split (count, or score) and how it tests.
+once, fit a clone of every estimator on every split in one parallel loop and
+hold a test result per metric or pair in ``results_``; each says what it reads
+on a split (counts, or a score) and how it tests.
 """
 
-import re
 import time
 from numbers import Real
 
@@ -33,7 +31,7 @@ from ..utils._compat import (
     parallel_as_completed,
     validate_params,
 )
-from ..utils._results import _summary_table
+from ..utils._results import _summary_table, _text_table
 from ..utils._validation import _validate_init_params, check_matplotlib
 
 
@@ -52,44 +50,6 @@ def _short_name(estimator):
     if steps is not None:
         return "Pipeline(" + ", ".join(type(s).__name__ for _, s in steps) + ")"
     return type(estimator).__name__
-
-
-# Headers of the printed table, for the summary() columns that need one.
-_HEADERS = {
-    "difference": "B - A",
-    "p_h0": "P(H0)",
-    "p_h1": "P(H1)",
-    "p_worse": "P(B worse)",
-    "p_equivalent": "P(equiv.)",
-    "p_better": "P(B better)",
-    "pvalue": "p",
-    "pvalue_holm": "p (Holm)",
-    "decision": "paper's rule",
-}
-
-
-def _cell(name, value):
-    if isinstance(value, str):
-        return value
-    if np.isnan(value):
-        return "n/a"
-    if name.startswith("pvalue") or name == "df":
-        return f"{value:.4g}"
-    return f"{value:+.4f}" if name in ("difference", "low", "high") else f"{value:.4f}"
-
-
-def _text_table(cols):
-    """Lines of a summary's columns: text left-aligned, numbers right-aligned."""
-    columns = []
-    for name, values in cols.items():
-        head = _HEADERS.get(name) or re.sub(
-            "_([ab])$", lambda m: " " + m[1].upper(), name
-        )
-        cells = [head, *(_cell(name, value) for value in values)]
-        width = max(map(len, cells))
-        pad = str.ljust if isinstance(values[0], str) else str.rjust
-        columns.append([pad(cell, width) for cell in cells])
-    return ["  ".join(row).rstrip() for row in zip(*columns, strict=True)]
 
 
 class _BaseComparison(BaseEstimator):
@@ -132,22 +92,17 @@ class _BaseComparison(BaseEstimator):
             A :class:`~sklearn.utils.metadata_routing.MetadataRouter`
             encapsulating the routing information.
         """
+
+        def to(callee):
+            return MethodMapping().add(caller="fit", callee=callee)
+
         router = MetadataRouter(owner=type(self).__name__).add_self_request(self)
-        router.add(
-            splitter=self._check_cv(),
-            method_mapping=MethodMapping().add(caller="fit", callee="split"),
-        )
+        router.add(splitter=self._check_cv(), method_mapping=to("split"))
         for k, (_, estimator) in enumerate(self._named_estimators()):
-            router.add(
-                **{f"estimator_{k}": estimator},
-                method_mapping=MethodMapping().add(caller="fit", callee="fit"),
-            )
+            router.add(**{f"estimator_{k}": estimator}, method_mapping=to("fit"))
             scorer = self._scorer(estimator)
             if scorer is not None:
-                router.add(
-                    **{f"scorer_{k}": scorer},
-                    method_mapping=MethodMapping().add(caller="fit", callee="score"),
-                )
+                router.add(**{f"scorer_{k}": scorer}, method_mapping=to("score"))
         return router
 
     def _fit_splits(self, X, y, groups, params, evaluator):
@@ -194,10 +149,11 @@ class _BaseComparison(BaseEstimator):
             out.append(value)
             if self.verbose > 0:
                 model, split = divmod(done - 1, len(splits))
+                where = f"{named[model][0]} on split {split + 1}"
+                elapsed = time.perf_counter() - start
                 print(
                     f"[{type(self).__name__}] {done}/{len(tasks)} fits done "
-                    f"({named[model][0]} on split {split + 1}), "
-                    f"{time.perf_counter() - start:.1f} s",
+                    f"({where}), {elapsed:.1f} s",
                     flush=True,
                 )
         n = len(splits)

@@ -281,9 +281,10 @@ class BayesModelComparison(_BaseComparison):
             fractional = sample_weight != np.round(sample_weight)
             if fractional.any():
                 i = int(np.flatnonzero(fractional)[0])
+                weight = float(sample_weight[i])
                 raise ValueError(
-                    f"sample_weight has the fractional weight {float(sample_weight[i])!r} "
-                    f"at position {i}. The paper's test (paired=False) reads the "
+                    f"sample_weight has the fractional weight {weight!r} at "
+                    f"position {i}. The paper's test (paired=False) reads the "
                     "weighted counts as numbers of items, so it takes only "
                     "frequency weights (whole numbers); weights scaled by 10 "
                     "would make its posteriors 10 times as sharp. Use "

@@ -61,15 +61,10 @@ def _plot_posteriors(ax, res, labels):
         ax.plot(t, pdf, color=color, label=label)
         band = (t >= interval.low) & (t <= interval.high)
         ax.fill_between(t[band], pdf[band], color=color, alpha=0.2, lw=0)
-    if res.rope > 0:
-        # Where B would be equivalent to A's posterior mean.
-        mean_a = float(res.posterior_a.mean())
-        _draw_rope(
-            ax,
-            mean_a - res.rope,
-            mean_a + res.rope,
-            f"rope +/-{res.rope:g} around the mean of {labels[0]}",
-        )
+    if res.rope > 0:  # where B would be equivalent to A's posterior mean
+        mean, rope = float(res.posterior_a.mean()), res.rope
+        label = f"rope +/-{rope:g} around the mean of {labels[0]}"
+        _draw_rope(ax, mean - rope, mean + rope, label)
     _finish(ax, f"{res.metric}: P(H1) = {res.p_h1:.3f}", res.metric, top)
 
 
@@ -122,12 +117,8 @@ def _plot_difference(ax, res, labels):
     if density is None:  # a point mass: one stem, in the colour of its region
         value = support
         region = 0 if value < -rope else (2 if value > rope else 1)
-        ax.axvline(
-            value,
-            color=_REGION_COLORS[region],
-            lw=2,
-            label=f"point mass at {value:+.3g}",
-        )
+        label = f"point mass at {value:+.3g}"
+        ax.axvline(value, color=_REGION_COLORS[region], lw=2, label=label)
     else:
         lo, hi = support
         # Keep the rope (or 0) in view: the regions are defined by it.
@@ -156,12 +147,8 @@ def _plot_difference(ax, res, labels):
         top = None
     else:
         top = float(np.max(pdf))
-    _finish(
-        ax,
-        f"{res.metric}: P(H1) = {res.p_h1:.3f}\n{res.decide()}",
-        _difference_label(res.metric, labels),
-        top,
-    )
+    title = f"{res.metric}: P(H1) = {res.p_h1:.3f}\n{res.decide()}"
+    _finish(ax, title, _difference_label(res.metric, labels), top)
 
 
 def _plot_comparison(plt, comp, metrics, kind, axes, labels):
@@ -183,12 +170,9 @@ def _plot_comparison(plt, comp, metrics, kind, axes, labels):
             f"metrics {unknown} were not tested; tested: {list(comp.results_)}."
         )
     if axes is None:
+        size = (4.4 * len(metrics), 3.6)
         _, axes = plt.subplots(
-            1,
-            len(metrics),
-            figsize=(4.4 * len(metrics), 3.6),
-            squeeze=False,
-            layout="constrained",
+            1, len(metrics), figsize=size, squeeze=False, layout="constrained"
         )
     axes = np.asarray(axes, dtype=object).ravel()
     if axes.size != len(metrics):

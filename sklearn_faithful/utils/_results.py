@@ -1,9 +1,11 @@
-"""What the results of every test share: intervals, decisions, the z quantile.
+"""What the results of every test share: intervals, decisions, tables, z quantiles.
 
 The rooms do not import each other sideways; what their results have in
 common lives here.
 """
 
+import math
+import re
 from numbers import Real
 from typing import NamedTuple
 
@@ -67,6 +69,44 @@ def _summary_table(cols, as_frame, index=None):
         ) from exc
     frame = pd.DataFrame(cols)
     return frame if index is None else frame.set_index(index)
+
+
+# Headers of the printed table, for the summary() columns that need one.
+_HEADERS = {
+    "difference": "B - A",
+    "p_h0": "P(H0)",
+    "p_h1": "P(H1)",
+    "p_worse": "P(B worse)",
+    "p_equivalent": "P(equiv.)",
+    "p_better": "P(B better)",
+    "pvalue": "p",
+    "pvalue_holm": "p (Holm)",
+    "decision": "paper's rule",
+}
+
+
+def _cell(name, value):
+    if isinstance(value, str):
+        return value
+    if math.isnan(value):
+        return "n/a"
+    if name.startswith("pvalue") or name == "df":
+        return f"{value:.4g}"
+    return f"{value:+.4f}" if name in ("difference", "low", "high") else f"{value:.4f}"
+
+
+def _text_table(cols):
+    """Lines of a summary's columns, headed: text left-aligned, numbers right."""
+    columns = []
+    for name, values in cols.items():
+        head = _HEADERS.get(name) or re.sub(
+            "_([ab])$", lambda m: " " + m[1].upper(), name
+        )
+        cells = [head, *(_cell(name, value) for value in values)]
+        width = max(map(len, cells))
+        pad = str.ljust if isinstance(values[0], str) else str.rjust
+        columns.append([pad(cell, width) for cell in cells])
+    return ["  ".join(row).rstrip() for row in zip(*columns, strict=True)]
 
 
 def _interval_text(interval):
