@@ -179,7 +179,7 @@ class BayesModelComparison(_BaseComparison):
     >>> lr = make_pipeline(StandardScaler(), LogisticRegression())
     >>> comp = BayesModelComparison(GaussianNB(), lr, random_state=0).fit(X, y)
     >>> round(comp.results_["f1"].p_h1, 3), comp.decide(0.95)["f1"]
-    (0.998, 'B better')
+    (0.98, 'B better')
     >>> paper = BayesModelComparison(GaussianNB(), lr, paired=False,
     ...                              random_state=0).fit(X, y)
     >>> round(paper.results_["f1"].p_h1, 3), paper.results_["f1"].decision
