@@ -505,7 +505,8 @@ class BayesModelComparison(_BaseComparison):
         row = {"metric": metric, "mean_a": res.mean_a}
         if self.paired:
             row.update(mean_b=res.mean_b, difference=res.difference)
-            row.update(low=res.interval.low, high=res.interval.high)
+            low, high = res.credible_interval(self.confidence_level)
+            row.update(low=low, high=high)
         else:
             row.update(low_a=res.interval_a.low, high_a=res.interval_a.high)
             row.update(mean_b=res.mean_b, low_b=res.interval_b.low)

@@ -88,7 +88,7 @@ def _difference_density(res):
     fixed seed and smoothed by a Gaussian kernel density estimate.
     """
     post = getattr(res, "posterior", None)
-    if post is not None:  # paired
+    if hasattr(res, "scale"):  # paired: a posterior t
         if res.scale == 0:
             return res.difference, None
         return tuple(post.ppf(_TAILS)), post.pdf

@@ -1,11 +1,9 @@
-"""What the results of every test share: intervals, decisions, tables, z quantiles.
+"""What the results of every test share: intervals, decisions, the z quantile.
 
 The rooms do not import each other sideways; what their results have in
 common lives here.
 """
 
-import math
-import re
 from numbers import Real
 from typing import NamedTuple
 
@@ -57,20 +55,6 @@ def _two_sided_z(confidence_level):
     return float(special.ndtri(0.5 + confidence_level / 2))
 
 
-def _summary_table(cols, as_frame, index=None):
-    """A summary's columns as they are, or as a pandas DataFrame."""
-    if not as_frame:
-        return cols
-    try:
-        import pandas as pd
-    except ImportError as exc:  # pragma: no cover
-        raise ImportError(
-            "summary(as_frame=True) requires pandas: pip install pandas"
-        ) from exc
-    frame = pd.DataFrame(cols)
-    return frame if index is None else frame.set_index(index)
-
-
 # Headers of the printed table, for the summary() columns that need one.
 _HEADERS = {
     "difference": "B - A",
@@ -88,7 +72,7 @@ _HEADERS = {
 def _cell(name, value):
     if isinstance(value, str):
         return value
-    if math.isnan(value):
+    if value != value:  # NaN
         return "n/a"
     if name.startswith("pvalue") or name == "df":
         return f"{value:.4g}"
@@ -99,14 +83,28 @@ def _text_table(cols):
     """Lines of a summary's columns, headed: text left-aligned, numbers right."""
     columns = []
     for name, values in cols.items():
-        head = _HEADERS.get(name) or re.sub(
-            "_([ab])$", lambda m: " " + m[1].upper(), name
-        )
+        head = _HEADERS.get(name, name)
+        if head.endswith(("_a", "_b")):  # mean_a: "mean A"
+            head = f"{head[:-2]} {head[-1].upper()}"
         cells = [head, *(_cell(name, value) for value in values)]
         width = max(map(len, cells))
         pad = str.ljust if isinstance(values[0], str) else str.rjust
         columns.append([pad(cell, width) for cell in cells])
     return ["  ".join(row).rstrip() for row in zip(*columns, strict=True)]
+
+
+def _summary_table(cols, as_frame, index=None):
+    """A summary's columns as they are, or as a pandas DataFrame."""
+    if not as_frame:
+        return cols
+    try:
+        import pandas as pd
+    except ImportError as exc:  # pragma: no cover
+        raise ImportError(
+            "summary(as_frame=True) requires pandas: pip install pandas"
+        ) from exc
+    frame = pd.DataFrame(cols)
+    return frame if index is None else frame.set_index(index)
 
 
 def _interval_text(interval):
