@@ -47,10 +47,10 @@ def main(argv):
     model_a = GaussianNB()
     model_b = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
     unpaired = BayesModelComparison(
-        model_a, model_b, paired=False, rope=ROPE, random_state=RANDOM_STATE
+        model_a, model_b, rope=ROPE, random_state=RANDOM_STATE
     ).fit(X, y)
     paired = BayesModelComparison(
-        model_a, model_b, rope=ROPE, random_state=RANDOM_STATE
+        model_a, model_b, paired=True, rope=ROPE, random_state=RANDOM_STATE
     ).fit(X, y)
     for name, comp in (("unpaired (the paper's)", unpaired), ("paired", paired)):
         print(f"--- {name} test")

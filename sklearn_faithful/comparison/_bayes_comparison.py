@@ -150,7 +150,7 @@ class BayesModelComparison(_BaseComparison):
     paired_bayes_test : The paired test on counts you already have.
     bayes_test : The paper's test on counts you already have.
     ModelComparison : Any score, any number of models.
-    BlockRegularized3x2CV : The default splitter.
+    sklearn_faithful.model_selection.BlockRegularized3x2CV : The default splitter.
 
     Notes
     -----
