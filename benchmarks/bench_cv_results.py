@@ -1,12 +1,12 @@
-"""Time BayesModelComparison.from_cv_results against fit and against its anchor.
+"""Time BayesModelComparison.from_cross_validate against fit and its anchor.
 
-``from_cv_results`` reuses the models that two ``cross_validate(...,
+``from_cross_validate`` reuses the models that two ``cross_validate(...,
 return_indices=True, return_estimator=True)`` runs kept: it only predicts
 their test sets and counts. Anchor: the same predictions made directly
 (``estimator.predict`` on each test set and scikit-learn's
 ``confusion_matrix``), with no checks and no test. Printed: the median time
-of each, the ratio from_cv_results / anchor (goal: close to 1, the test
-itself is cheap) and fit / from_cv_results (what the reuse saves), on a
+of each, the ratio from_cross_validate / anchor (goal: close to 1, the test
+itself is cheap) and fit / from_cross_validate (what the reuse saves), on a
 data set of ``--n-samples`` rows with a random forest, whose fits dominate.
 
 Run: python benchmarks/bench_cv_results.py
@@ -35,18 +35,18 @@ def main():
     b = RandomForestClassifier(n_estimators=50, random_state=0)
     cv = BlockRegularized3x2CV(random_state=0)
     kw = dict(cv=cv, return_indices=True, return_estimator=True)
-    res_a, res_b = cross_validate(a, X, y, **kw), cross_validate(b, X, y, **kw)
+    results = {"lr": cross_validate(a, X, y, **kw), "rf": cross_validate(b, X, y, **kw)}
 
     def anchor():
-        for res in (res_a, res_b):
+        for res in results.values():
             for est, test in zip(res["estimator"], res["indices"]["test"], strict=True):
                 confusion_matrix(y[test], est.predict(X[test]))
 
     def reuse():
-        BayesModelComparison.from_cv_results(res_a, res_b, X, y, paired=True)
+        BayesModelComparison.from_cross_validate(results, X, y)
 
     def refit():
-        BayesModelComparison(a, b, cv=cv, paired=True).fit(X, y)
+        BayesModelComparison(a, b, cv=cv).fit(X, y)
 
     t_anchor = median_time(anchor, args.repeat)
     t_reuse = median_time(reuse, args.repeat)
@@ -55,10 +55,10 @@ def main():
         f"n_samples={args.n_samples}, 6 splits, LogisticRegression vs a 50-tree forest"
     )
     print(f"anchor: predict + confusion_matrix      {t_anchor * 1e3:8.1f} ms")
-    print(f"from_cv_results (paired test)           {t_reuse * 1e3:8.1f} ms")
+    print(f"from_cross_validate (paired test)       {t_reuse * 1e3:8.1f} ms")
     print(f"fit (refits all 12 models)              {t_fit * 1e3:8.1f} ms")
-    print(f"ratio from_cv_results / anchor          {t_reuse / t_anchor:8.2f}")
-    print(f"ratio fit / from_cv_results             {t_fit / t_reuse:8.1f}")
+    print(f"ratio from_cross_validate / anchor      {t_reuse / t_anchor:8.2f}")
+    print(f"ratio fit / from_cross_validate         {t_fit / t_reuse:8.1f}")
 
 
 if __name__ == "__main__":

@@ -211,7 +211,7 @@ NOT_DATA = {
     "BayesianSignedRankTestResult": "a result",
     "CriticalDifferenceDisplay": "draws ranks: test_multi_dataset.py",
     "friedman_test": "a scores table: test_multi_dataset.py",
-    "counts_from_cv_results": "cross_validate results: test_routing.py",
+    "counts_from_cross_validate": "cross_validate results: test_routing.py",
     "get_scorer": "a name: test_scorer.py",
     "get_scorer_names": "no parameter",
     "make_confidence_scorer": "a metric: test_scorer.py",

@@ -255,15 +255,15 @@ def cancer():
 @pytest.fixture(scope="module")
 def unpaired(cancer):
     pair = GaussianNB(), make_pipeline(StandardScaler(), LogisticRegression())
-    return BayesModelComparison(*pair, rope=0.01, random_state=0).fit(*cancer)
+    return BayesModelComparison(*pair, paired=False, rope=0.01, random_state=0).fit(
+        *cancer
+    )
 
 
 @pytest.fixture(scope="module")
 def paired(cancer):
     pair = GaussianNB(), make_pipeline(StandardScaler(), LogisticRegression())
-    return BayesModelComparison(*pair, paired=True, rope=0.01, random_state=0).fit(
-        *cancer
-    )
+    return BayesModelComparison(*pair, rope=0.01, random_state=0).fit(*cancer)
 
 
 def _legend_texts(ax):
@@ -365,9 +365,7 @@ def test_paired_draws_the_difference(paired):
 def test_labels_override_and_point_mass(cancer):
     import matplotlib.pyplot as plt
 
-    comp = BayesModelComparison(
-        GaussianNB(), GaussianNB(), paired=True, random_state=0
-    ).fit(*cancer)
+    comp = BayesModelComparison(GaussianNB(), GaussianNB(), random_state=0).fit(*cancer)
     ax = comp.plot(metrics=["f1"])[0]  # the same model twice: a point mass at 0
     assert "GaussianNB (B) - GaussianNB (A)" in ax.get_xlabel()
     assert "point mass at +0" in _legend_texts(ax)

@@ -18,10 +18,10 @@ __getattr__, __dir__, __all__ = attach(
         ],
         "_bayes_comparison": [
             "BayesModelComparison",
-            "counts_from_cv_results",
         ],
         "_counts": [
             "correlation_factor",
+            "counts_from_cross_validate",
             "counts_from_triples",
             "effective_counts",
         ],

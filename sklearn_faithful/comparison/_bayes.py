@@ -210,27 +210,6 @@ class _DifferencePosterior:
         return float(self.ppf(tail)), float(self.ppf(1.0 - tail))
 
 
-def _results_table(results):
-    """Lines of a table of several :class:`BayesTestResult`, one row per metric."""
-    results = list(results)
-    level = _level_text(results[0].confidence_level)
-    lines = [
-        f"{'metric':<10} {'A':>7} {'A ' + level + ' interval':>20} {'B':>7} "
-        f"{'B ' + level + ' interval':>20} {'P(H0)':>7} {'P(H1)':>7}  "
-        f"{'at 0.95':<13} paper's rule"
-    ]
-    for res in results:
-        lines.append(
-            f"{res.metric:<10} {res.mean_a:7.4f} {_interval_text(res.interval_a):>20} "
-            f"{res.mean_b:7.4f} {_interval_text(res.interval_b):>20} "
-            f"{res.p_h0:7.4f} {res.p_h1:7.4f}  {res.decide():<13} {res.decision}"
-        )
-    if results[0].rope > 0:
-        lines += ["", f"rope +/-{results[0].rope:g}:"]
-        lines += [f"{res.metric:<10} {res._rope_text()}" for res in results]
-    return lines
-
-
 def _prob_diff_at_most(post_a, post_b, delta):
     """``P(nu_B - nu_A <= delta)`` by quadrature over the narrower posterior.
 

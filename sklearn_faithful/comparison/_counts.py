@@ -13,8 +13,12 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.metrics import confusion_matrix
+from sklearn.utils import indexable
 
-from ..utils._compat import Interval, StrOptions, validate_params
+from ..model_selection._design import _cv_result_splits
+from ..utils._compat import Interval, StrOptions, _safe_split, validate_params
+from ..utils._validation import _check_classes, _check_sample_weight, _check_y_true
 
 # The ranges of the two correlations that Wang & Li (2019, section 2.3) average
 # the factor over, after Wang et al. (2014, 2017): rho1 in [0, 1/2] is the
@@ -338,3 +342,116 @@ def _factor_for_splits(n_splits, correlation, name="counts"):
 def _effective_counts(counts, factor):
     """``factor`` times the per-split counts summed over splits (axis 0)."""
     return factor * counts.sum(axis=0)  # eqs. 18, 19, 21: TP_e = c sum TP, ...
+
+
+def _count_split(estimator, X, y, train, test, *, classes, sample_weight=None):
+    """One-vs-rest (TP, FP, FN, TN) per class of a fitted estimator on ``test``.
+
+    With ``sample_weight`` each count is the sum of its test items' weights.
+    """
+    X_test, y_test = _safe_split(estimator, X, y, test, train)
+    y_pred = np.asarray(estimator.predict(X_test))
+    unknown = ~np.isin(y_pred, classes)
+    if unknown.any():
+        raise ValueError(
+            f"{type(estimator).__name__} predicted the label "
+            f"{y_pred[unknown][0]!r}, which is not among the classes of y "
+            f"{classes.tolist()}."
+        )
+    weight = None if sample_weight is None else sample_weight[test]
+    cm = confusion_matrix(y_test, y_pred, labels=classes, sample_weight=weight)
+    tp = np.diag(cm)
+    fp = cm.sum(axis=0) - tp
+    fn = cm.sum(axis=1) - tp
+    return np.column_stack([tp, fp, fn, cm.sum() - tp - fp - fn])
+
+
+def _as_counts_array(per_split, shape, weighted):
+    """Stack per-split counts: integers, or floats when they are weighted."""
+    return np.asarray(per_split, dtype=np.float64 if weighted else np.int64).reshape(
+        shape
+    )
+
+
+@validate_params(
+    {
+        "result": [dict],
+        "X": ["array-like"],
+        "y": ["array-like"],
+        "labels": ["array-like", None],
+        "sample_weight": ["array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
+def counts_from_cross_validate(result, X, y, *, labels=None, sample_weight=None):
+    """Per-split confusion counts of a ``cross_validate`` result, with no refit.
+
+    Each fitted model that :func:`~sklearn.model_selection.cross_validate`
+    kept predicts its own test set, and the one-vs-rest confusion counts of
+    every class are recorded: the counts :func:`bayes_test` and
+    :func:`paired_bayes_test` take, from models you have already trained.
+
+    Parameters
+    ----------
+    result : dict
+        The result of ``cross_validate(estimator, X, y, cv=...,
+        return_indices=True, return_estimator=True)``.
+
+    X : array-like of shape (n_samples, n_features)
+        The data given to ``cross_validate``, or anything the estimators
+        accept.
+
+    y : array-like of shape (n_samples,)
+        The labels given to ``cross_validate``.
+
+    labels : array-like of shape (n_classes,), default=None
+        The classes, in the order of the second axis of the result; None
+        means the sorted unique values of ``y``.
+
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weights of the test items: each count is then the sum of the weights
+        of its items.
+
+    Returns
+    -------
+    counts : ndarray of shape (n_splits, n_classes, 4)
+        One-vs-rest ``(TP, FP, FN, TN)`` of each class on each split, in the
+        order of the splits; integers, or floats with ``sample_weight``.
+        ``counts[:, k]`` are the counts of class ``labels[k]`` as the positive
+        class.
+
+    See Also
+    --------
+    BayesModelComparison.from_cross_validate : The Bayes test from two
+        ``cross_validate`` results.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.model_selection import cross_validate
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn_faithful.comparison import counts_from_cross_validate
+    >>> from sklearn_faithful.model_selection import BlockRegularized3x2CV
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> res = cross_validate(GaussianNB(), X, y,
+    ...                      cv=BlockRegularized3x2CV(random_state=0),
+    ...                      return_indices=True, return_estimator=True)
+    >>> counts = counts_from_cross_validate(res, X, y)
+    >>> counts.shape
+    (6, 2, 4)
+    >>> counts[0, 1].tolist()  # TP, FP, FN, TN of class 1 on the first split
+    [170, 10, 9, 96]
+    """
+    splits = _cv_result_splits(result, "result", estimators=True)
+    X, y = indexable(X, y)
+    y = _check_y_true(y, "y")
+    classes = np.unique(y) if labels is None else _check_classes(labels)
+    sample_weight = _check_sample_weight(sample_weight, y.shape[0], of="y")
+    per_split = [
+        _count_split(
+            estimator, X, y, train, test, classes=classes, sample_weight=sample_weight
+        )
+        for estimator, (train, test) in zip(result["estimator"], splits, strict=True)
+    ]
+    shape = (len(splits), classes.size, 4)
+    return _as_counts_array(per_split, shape, sample_weight is not None)

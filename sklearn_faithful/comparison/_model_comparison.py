@@ -6,41 +6,33 @@ for the overlap of the training sets. Pairs are all pairs (Holm's adjustment
 over the family) or each model against a reference.
 """
 
-import time
 import warnings
+from functools import partial
 from numbers import Real
 
 import numpy as np
 from sklearn import config_context
-from sklearn.base import BaseEstimator, is_classifier
+from sklearn.base import is_classifier
 from sklearn.metrics import check_scoring
-from sklearn.model_selection import check_cv, cross_validate
 from sklearn.utils import indexable
-from sklearn.utils.metadata_routing import (
-    UNUSED,
-    MetadataRouter,
-    MethodMapping,
-    process_routing,
-)
-from sklearn.utils.validation import check_is_fitted
 
 from ..model_selection import BlockRegularizedMx2CV
-from ..model_selection._design import _check_mx2_structure, _check_same_splits
+from ..model_selection._design import _check_mx2_structure, _check_same_cv_results
 from ..utils._compat import (
     Interval,
     StrOptions,
-    _routing_enabled,
+    _check_method_params,
+    _safe_split,
     validate_params,
 )
 from ..utils._multitest import holm
-from ..utils._results import _summary_table
 from ..utils._validation import (
     CONFIDENCE_LEVEL,
     N_JOBS,
     _validate_init_params,
     _validate_method,
-    check_matplotlib,
 )
+from ._base import _BaseComparison, _short_name
 from ._cv_tests import (
     _check_split_scores,
     bayesian_correlated_ttest,
@@ -49,7 +41,7 @@ from ._cv_tests import (
     corrected_resampled_ttest,
     paired_ttest_5x2cv,
 )
-from ._plot import _draw_rope
+from ._plot import _plot_pairs
 
 # test name -> (function, whether it needs an m x 2 design, Bayesian)
 TESTS = {
@@ -59,28 +51,6 @@ TESTS = {
     "bcv-t": (blocked_mx2cv_ttest, True, False),
     "bayesian": (bayesian_correlated_ttest, False, True),
 }
-
-
-def _run_test(test, scores_a, scores_b, n_train, n_test, rope, confidence_level):
-    """The test of one pair, on already validated scores."""
-    func, _, bayesian = TESTS[test]
-    if test == "corrected-t":
-        return func(scores_a, scores_b, n_train=n_train, n_test=n_test)
-    if bayesian:
-        return func(
-            scores_a,
-            scores_b,
-            n_train=n_train,
-            n_test=n_test,
-            rope=rope,
-            confidence_level=confidence_level,
-        )
-    return func(scores_a, scores_b)
-
-
-def _mean_size(indices):
-    """Mean size of the index sets, rounded half up (284.5 gives 285)."""
-    return max(1, int(np.floor(np.mean([len(i) for i in indices]) + 0.5)))
 
 
 def _score_key(cv_results, scoring, name, prefix):
@@ -104,12 +74,21 @@ def _candidate_name(params):
     return ", ".join(f"{k}={v!r}" for k, v in params.items()) or "(default)"
 
 
-class ModelComparison(BaseEstimator):
+def _score_split(estimator, X, y, train, test, *, scorer, score_params):
+    """The score of a fitted estimator on ``test``, as ``cross_validate`` does."""
+    X_test, y_test = _safe_split(estimator, X, y, test, train)
+    params = _check_method_params(X, params=score_params, indices=test)
+    if y_test is None:
+        return float(scorer(estimator, X_test, **params))
+    return float(scorer(estimator, X_test, y_test, **params))
+
+
+class ModelComparison(_BaseComparison):
     """Compare several estimators on any score, from identical CV splits.
 
-    Cross-validates every estimator on the same splits (in parallel, through
-    :func:`~sklearn.model_selection.cross_validate`), then tests each pair of
-    models on their per-split score differences with a test that accounts
+    Cross-validates every estimator on the same splits (in parallel, as
+    :func:`~sklearn.model_selection.cross_validate` does), then tests each pair
+    of models on their per-split score differences with a test that accounts
     for the overlap of the training sets. With ``reference=None`` every pair
     is tested and the p-values are adjusted by Holm's method over the family;
     with a reference, each other model is tested against it. The constructors
@@ -124,12 +103,12 @@ class ModelComparison(BaseEstimator):
         :func:`~sklearn.model_selection.cross_validate` takes, classifiers
         and regressors alike.
 
-    scoring : str, callable or None
+    scoring : str, callable or None, default=None
         One score, as :func:`~sklearn.metrics.check_scoring` accepts it:
         ``"roc_auc"``, ``"neg_log_loss"``, ``"balanced_accuracy"``,
         ``"neg_root_mean_squared_error"``, ``"r2"``, a scorer, or None for
-        each estimator's ``score`` method. Higher is better, as in
-        scikit-learn.
+        each estimator's ``score`` method (accuracy for a classifier, R² for
+        a regressor), as in scikit-learn. Higher is better.
 
     cv : cross-validation generator, iterable or None, default=None
         The splits, the same for every model. None means
@@ -164,21 +143,19 @@ class ModelComparison(BaseEstimator):
         ``P(B better)``; for the other tests it is drawn by :meth:`plot`.
 
     confidence_level : float, default=0.95
-        Level of the intervals of the differences; the frequentist tests'
-        decisions are made at ``alpha = 1 - confidence_level`` on the Holm
-        p-values, the Bayesian test's at a posterior probability of
-        ``confidence_level``.
+        Level of the intervals of the differences, and the threshold of the
+        ``decide`` column of :meth:`summary` (see :meth:`decide`).
 
     n_jobs : int, default=None
-        Number of jobs fitting in parallel; None means 1 unless in a
-        :func:`joblib.parallel_config` context. -1 means all processors.
+        Number of jobs fitting in parallel, over every model and split; None
+        means 1 unless in a :func:`joblib.parallel_config` context. -1 means
+        all processors. The results do not depend on it.
 
     random_state : int, RandomState instance or None, default=None
         Seeds the default splitter. The estimators' own seeds are theirs.
 
     verbose : int, default=0
-        1 prints a line per model cross-validated; higher values also print
-        scikit-learn's per-fit lines.
+        1 prints a line per fit; higher values also print joblib's lines.
 
     Attributes
     ----------
@@ -193,8 +170,6 @@ class ModelComparison(BaseEstimator):
         and :meth:`from_scores`.
     n_train_, n_test_ : int
         Mean numbers of training and test samples of a split.
-    cv_results_ : dict of str to dict or None
-        Each model's ``cross_validate`` result, from :meth:`fit`.
     pairs_ : list of (str, str)
         The tested pairs ``(A, B)``.
     results_ : dict of (str, str) to result
@@ -215,6 +190,17 @@ class ModelComparison(BaseEstimator):
     -----
     The tests are about models trained on ``n_train_`` samples, the size of a
     split's training set, not about a model refitted on all the data.
+
+    :meth:`summary` has one row per pair ``(A, B)``: ``model_a``,
+    ``model_b``, ``mean_a``, ``mean_b``, ``difference`` (mean of B - A over
+    the splits), ``low`` and ``high`` (its interval at ``confidence_level``;
+    NaN for the F-test, which has none), then for the frequentist tests
+    ``statistic``, ``df``, ``pvalue`` and ``pvalue_holm``, for the Bayesian
+    test ``p_worse``, ``p_equivalent`` and ``p_better``, and ``decide``
+    (:meth:`decide` at ``confidence_level``). The intervals are each pair's
+    own, not adjusted for the family, while ``decide`` reads the Holm
+    p-value: an interval that excludes 0 can sit beside ``"undecided"`` when
+    several pairs are tested.
 
     References
     ----------
@@ -242,9 +228,9 @@ class ModelComparison(BaseEstimator):
     ...      "logreg": make_pipeline(StandardScaler(), LogisticRegression())},
     ...     scoring="roc_auc", random_state=0,
     ... ).fit(X, y)
-    >>> table = comp.summary()
-    >>> table["model_b"], table["decide"]
-    (['tree', 'logreg', 'logreg'], ['B worse', 'B better', 'B better'])
+    >>> comp.decide(0.95)
+    {('nb', 'tree'): 'B worse', ('nb', 'logreg'): 'B better', \
+('tree', 'logreg'): 'B better'}
     """
 
     _parameter_constraints = {
@@ -260,14 +246,11 @@ class ModelComparison(BaseEstimator):
         "verbose": ["verbose"],
     }
 
-    # ``groups`` goes to the splitter only
-    __metadata_request__fit = {"groups": UNUSED}
-
     def __init__(
         self,
         estimators,
         *,
-        scoring,
+        scoring=None,
         cv=None,
         test="auto",
         reference=None,
@@ -303,43 +286,17 @@ class ModelComparison(BaseEstimator):
                 f"reference={self.reference!r} is not one of the models {names!r}."
             )
 
-    def _check_cv(self, y=None):
-        if self.cv is None:
-            return BlockRegularizedMx2CV(
-                n_repetitions=5, random_state=self.random_state
-            )
-        classifier = all(is_classifier(e) for e in self.estimators.values())
-        return check_cv(self.cv, y, classifier=classifier)
+    def _named_estimators(self):
+        return list(self.estimators.items())
 
-    def get_metadata_routing(self):
-        """Get the metadata routing of this object.
+    def _default_cv(self):
+        return BlockRegularizedMx2CV(n_repetitions=5, random_state=self.random_state)
 
-        Fit parameters such as ``sample_weight`` reach an estimator's ``fit``
-        and a scorer only if they request them, as in scikit-learn's
-        :func:`~sklearn.model_selection.cross_validate`; ``groups`` reaches
-        the splitter's ``split``.
+    def _classifies(self):
+        return all(is_classifier(e) for e in self.estimators.values())
 
-        Returns
-        -------
-        routing : MetadataRouter
-            A :class:`~sklearn.utils.metadata_routing.MetadataRouter`
-            encapsulating the routing information.
-        """
-        router = MetadataRouter(owner=self.__class__.__name__)
-        router.add(
-            splitter=self._check_cv(),
-            method_mapping=MethodMapping().add(caller="fit", callee="split"),
-        )
-        for k, estimator in enumerate(self.estimators.values()):
-            router.add(
-                **{f"estimator_{k}": estimator},
-                method_mapping=MethodMapping().add(caller="fit", callee="fit"),
-            )
-            router.add(
-                **{f"scorer_{k}": check_scoring(estimator, scoring=self.scoring)},
-                method_mapping=MethodMapping().add(caller="fit", callee="score"),
-            )
-        return router
+    def _scorer(self, estimator):
+        return check_scoring(estimator, scoring=self.scoring)
 
     @_validate_method(
         {
@@ -374,50 +331,15 @@ class ModelComparison(BaseEstimator):
             The fitted comparison.
         """
         X, y, groups = indexable(X, y, groups)
-        cv = self._check_cv(y)
-        if _routing_enabled():
-            routed = process_routing(self, "fit", groups=groups, **params)
-            split_params = routed.splitter.split
-        else:
-            split_params = {"groups": groups}
-        # the default splitter stratifies on y, which only classes allow
-        classifier = all(is_classifier(e) for e in self.estimators.values())
-        y_split = None if self.cv is None and not classifier else y
-        splits = [
-            (np.asarray(train), np.asarray(test))
-            for train, test in cv.split(X, y_split, **split_params)
-        ]
-        self._check_design(splits, len(X))
 
-        cv_results, scores = {}, {}
-        for k, (name, estimator) in enumerate(self.estimators.items(), start=1):
-            start = time.perf_counter()
-            cv_results[name] = cross_validate(
-                estimator,
-                X,
-                y,
-                cv=splits,
-                scoring=self.scoring,
-                params=params or None,
-                n_jobs=self.n_jobs,
-                verbose=max(self.verbose - 1, 0),
-                return_indices=True,
-                error_score="raise",
-            )
-            scores[name] = np.asarray(cv_results[name]["test_score"], dtype=float)
-            if self.verbose > 0:
-                print(
-                    f"[ModelComparison] {k}/{len(self.estimators)} {name!r}: "
-                    f"{len(splits)} fits in {time.perf_counter() - start:.1f} s, "
-                    f"mean score {scores[name].mean():.4f}",
-                    flush=True,
-                )
-        self.cv_results_ = cv_results
+        def evaluator(estimator, score_params):
+            scorer = self._scorer(estimator)
+            return partial(_score_split, scorer=scorer, score_params=score_params)
+
+        splits, scores = self._fit_splits(X, y, groups, params, evaluator)
+        scores = np.asarray(scores, dtype=float)
         return self._test_scores(
-            scores,
-            _mean_size([tr for tr, _ in splits]),
-            _mean_size([te for _, te in splits]),
-            splits,
+            dict(zip(self.estimators, scores, strict=True)), splits
         )
 
     def _check_design(self, splits, n_samples):
@@ -444,12 +366,25 @@ class ModelComparison(BaseEstimator):
             return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
         return [(self.reference, b) for b in names if b != self.reference]
 
-    def _test_scores(self, scores, n_train, n_test, splits):
+    def _test(self, scores_a, scores_b):
+        """The test of one pair, on already validated scores."""
+        func, _, bayesian = TESTS[self.test_]
+        kw = {}
+        if self.test_ in ("corrected-t", "bayesian"):
+            kw = dict(n_train=self.n_train_, n_test=self.n_test_)
+        if bayesian:
+            kw.update(rope=self.rope, confidence_level=self.confidence_level)
+        return func(scores_a, scores_b, **kw)
+
+    def _test_scores(self, scores, splits, n_train=None, n_test=None):
         """Record the scores and run the test of every pair."""
-        names = list(scores)
-        self.names_ = names
-        self.scores_ = scores
-        self.splits_ = splits
+        if splits is not None:  # mean sizes, rounded half up (284.5 gives 285)
+            n_train, n_test = (
+                max(1, int(np.floor(np.mean([len(s[k]) for s in splits]) + 0.5)))
+                for k in (0, 1)
+            )
+        self.names_ = names = list(scores)
+        self.scores_, self.splits_ = scores, splits
         self.n_train_, self.n_test_ = n_train, n_test
         self.pairs_ = self._pairs(names)
         # inputs are validated once above; skip re-validating them per pair,
@@ -460,16 +395,7 @@ class ModelComparison(BaseEstimator):
         ):
             warnings.simplefilter("always")
             self.results_ = {
-                (a, b): _run_test(
-                    self.test_,
-                    scores[a],
-                    scores[b],
-                    n_train,
-                    n_test,
-                    self.rope,
-                    self.confidence_level,
-                )
-                for a, b in self.pairs_
+                (a, b): self._test(scores[a], scores[b]) for a, b in self.pairs_
             }
         if caught:
             warnings.warn(
@@ -492,16 +418,11 @@ class ModelComparison(BaseEstimator):
         return self
 
     @classmethod
-    def _from_scores(cls, scores, n_train, n_test, params, splits=None):
+    def _from_scores(cls, scores, params, splits=None, n_train=None, n_test=None):
         """A comparison fitted on given scores; ``splits`` checked if known."""
-        params = {"scoring": None, **params}
-        if "estimators" in params:
-            raise TypeError(
-                "estimators come from the scores; pass only the other parameters "
-                "of ModelComparison."
-            )
-        comparison = cls(dict.fromkeys(scores), **params)
-        _validate_init_params(comparison)
+        comparison = cls._from_results(
+            (dict.fromkeys(scores),), params, fixed=("estimators",)
+        )
         names = list(scores)
         comparison._check_names(names)
         for name in names:  # finite 1-D scores, all of the first one's length
@@ -519,8 +440,7 @@ class ModelComparison(BaseEstimator):
             )
         else:
             comparison.test_ = comparison.test
-        comparison.cv_results_ = None
-        return comparison._test_scores(scores, n_train, n_test, splits)
+        return comparison._test_scores(scores, splits, n_train, n_test)
 
     @classmethod
     @validate_params(
@@ -530,11 +450,15 @@ class ModelComparison(BaseEstimator):
     def from_cross_validate(cls, results, *, scoring=None, **params):
         """Test the models of several ``cross_validate`` results, with no refit.
 
+        For the same splits and estimators, the result equals that of
+        :meth:`fit`.
+
         Parameters
         ----------
         results : dict of str to dict
             Each model's ``cross_validate(..., return_indices=True)`` result,
-            all on the same splits (the same ``cv`` object with a fixed seed).
+            all on the same splits (the same ``cv`` object with a fixed seed);
+            the names become the model names.
         scoring : str, default=None
             Which scores to compare when the results hold several
             (``test_<scoring>``); None uses ``test_score``.
@@ -566,45 +490,18 @@ class ModelComparison(BaseEstimator):
         >>> comp.summary()["decide"]
         ['B worse']
         """
-        names = list(results)
-        for name in names:
-            if not isinstance(results[name], dict) or "indices" not in results[name]:
-                raise ValueError(
-                    f"results[{name!r}] has no 'indices'; run cross_validate(..., "
-                    "return_indices=True) so that the splits can be checked."
-                )
-        split_lists = {
-            name: [
-                (np.asarray(tr), np.asarray(te))
-                for tr, te in zip(
-                    results[name]["indices"]["train"],
-                    results[name]["indices"]["test"],
-                    strict=True,
-                )
-            ]
-            for name in names
-        }
-        if not names:
-            raise ValueError("results must hold two or more cross_validate results.")
-        splits = split_lists[names[0]]
-        for name in names[1:]:
-            _check_same_splits(
-                splits,
-                split_lists[name],
-                f"results[{names[0]!r}]",
-                f"results[{name!r}]",
+        if len(results) < 2:
+            raise ValueError(
+                "results must hold two or more cross_validate results; got "
+                f"{len(results)}."
             )
+        splits = _check_same_cv_results(results)
+        names = list(results)
         scores = {}
         for name in names:
             key = _score_key(results[name], scoring, f"results[{name!r}]", "test_")
             scores[name] = np.asarray(results[name][f"test_{key}"], dtype=float)
-        return cls._from_scores(
-            scores,
-            _mean_size([tr for tr, _ in splits]),
-            _mean_size([te for _, te in splits]),
-            {"scoring": scoring, **params},
-            splits,
-        )
+        return cls._from_scores(scores, {"scoring": scoring, **params}, splits)
 
     @classmethod
     @validate_params(
@@ -695,7 +592,9 @@ class ModelComparison(BaseEstimator):
             reference = names[int(np.argmin(rank))]
         scores = dict(zip(names, table, strict=True))
         params = {"reference": reference, "scoring": scoring, **params}
-        return cls._from_scores(scores, int(round(n_train)), int(round(n_test)), params)
+        return cls._from_scores(
+            scores, params, None, int(round(n_train)), int(round(n_test))
+        )
 
     @classmethod
     @validate_params(
@@ -748,49 +647,9 @@ class ModelComparison(BaseEstimator):
                 f"DataFrame with one column per model; got {type(scores).__name__}."
             )
         scores = {name: np.asarray(s) for name, s in scores.items()}
-        return cls._from_scores(scores, int(round(n_train)), int(round(n_test)), params)
-
-    @validate_params({"as_frame": ["boolean"]}, prefer_skip_nested_validation=True)
-    def summary(self, as_frame=False):
-        """Table of the test of each pair: means, difference, interval, decision.
-
-        Parameters
-        ----------
-        as_frame : bool, default=False
-            Return a pandas DataFrame (needs pandas) instead of a dict of
-            columns.
-
-        Returns
-        -------
-        table : dict of str to list, or pandas.DataFrame
-            One row per pair ``(A, B)``: ``model_a``, ``model_b``, ``mean_a``,
-            ``mean_b``, ``difference`` (mean of B - A over the splits),
-            ``low`` and ``high`` (its interval at ``confidence_level``; NaN
-            for the F-test, which has none), then for the frequentist tests
-            ``statistic``, ``df``, ``pvalue`` and ``pvalue_holm``, for the
-            Bayesian test ``p_worse``, ``p_equivalent`` and ``p_better``, and
-            ``decide``: ``"B better"``, ``"B worse"``, ``"equivalent"`` or
-            ``"undecided"``.
-
-        Notes
-        -----
-        The intervals are each pair's own, not adjusted for the family, while
-        ``decide`` reads the Holm p-value: an interval that excludes 0 can sit
-        beside ``"undecided"`` when several pairs are tested.
-        """
-        check_is_fitted(self, "results_")
-        bayesian = TESTS[self.test_][2]
-        names = ["model_a", "model_b", "mean_a", "mean_b", "difference", "low", "high"]
-        names += (
-            ["p_worse", "p_equivalent", "p_better"]
-            if bayesian
-            else ["statistic", "df", "pvalue", "pvalue_holm"]
+        return cls._from_scores(
+            scores, params, None, int(round(n_train)), int(round(n_test))
         )
-        cols = {name: [] for name in [*names, "decide"]}
-        for pair in self.pairs_:
-            for key, value in self._row(pair).items():
-                cols[key].append(value)
-        return _summary_table(cols, as_frame)
 
     def _row(self, pair):
         a, b = pair
@@ -804,71 +663,44 @@ class ModelComparison(BaseEstimator):
         )
         if TESTS[self.test_][2]:
             low, high = res.credible_interval(self.confidence_level)
-            row.update(low=low, high=high)
-            row.update(
-                p_worse=res.p_worse,
-                p_equivalent=res.p_equivalent,
-                p_better=res.p_better,
-                decide=res.decide(self.confidence_level),
-            )
-            return row
-        if self.test_ == "5x2cv-f":
-            low = high = float("nan")
-            df = float("nan")
+            row.update(low=low, high=high, p_worse=res.p_worse)
+            row.update(p_equivalent=res.p_equivalent, p_better=res.p_better)
         else:
-            low, high = res.confidence_interval(self.confidence_level)
-            df = res.df
-        p_holm = self.pvalues_holm_[pair]
-        if p_holm <= 1 - self.confidence_level:  # False for NaN
-            decide = "B better" if row["difference"] > 0 else "B worse"
-        else:
-            decide = "undecided"
-        row.update(
-            low=low,
-            high=high,
-            statistic=res.statistic,
-            df=df,
-            pvalue=res.pvalue,
-            pvalue_holm=p_holm,
-            decide=decide,
-        )
+            low = high = df = float("nan")  # the F-test has no interval
+            if self.test_ != "5x2cv-f":
+                (low, high), df = res.confidence_interval(self.confidence_level), res.df
+            row.update(low=low, high=high, statistic=res.statistic, df=df)
+            row.update(pvalue=res.pvalue, pvalue_holm=self.pvalues_holm_[pair])
+        row["decide"] = self._decide_one(pair, self.confidence_level)
         return row
 
-    def __str__(self):
-        if not hasattr(self, "results_"):
-            return self.__repr__()
-        table = self.summary()
+    def _decide_one(self, pair, threshold):
+        res = self.results_[pair]
+        if TESTS[self.test_][2]:
+            return res.decide(threshold)
+        if self.pvalues_holm_[pair] <= 1 - threshold:  # False for NaN
+            a, b = pair
+            better = (self.scores_[b] - self.scores_[a]).mean() > 0
+            return "B better" if better else "B worse"
+        return "undecided"
+
+    def _describe(self):
         bayesian = TESTS[self.test_][2]
         family = "" if bayesian or len(self.pairs_) == 1 else ", Holm-adjusted p-values"
         lines = [
             f"{TESTS[self.test_][0].__name__} (test={self.test_!r}) on "
             f"{len(next(iter(self.scores_.values())))} splits, n_train="
-            f"{self.n_train_}, n_test={self.n_test_}{family}",
-            "",
+            f"{self.n_train_}, n_test={self.n_test_}{family}"
         ]
-        width = max(len(n) for n in self.names_)
-        level = f"{100 * self.confidence_level:g}% interval"
-        last = "P(B worse/equiv./better)" if bayesian else "p (Holm)"
-        lines.append(
-            f"{'B':<{width}} - {'A':<{width}} {'B - A':>8} {level:>20}  "
-            f"{last:>24}  decide"
-        )
-        for k, pair in enumerate(self.pairs_):
-            a, b = pair
-            low, high = table["low"][k], table["high"][k]
-            interval = f"[{low:+.4f}, {high:+.4f}]" if np.isfinite(low) else "n/a"
-            if bayesian:
-                probs = (
-                    f"{table['p_worse'][k]:.3f}/{table['p_equivalent'][k]:.3f}/"
-                    f"{table['p_better'][k]:.3f}"
-                )
-            else:
-                probs = f"{table['pvalue_holm'][k]:.4g}"
-            lines.append(
-                f"{b:<{width}} - {a:<{width}} {table['difference'][k]:+8.4f} "
-                f"{interval:>20}  {probs:>24}  {table['decide'][k]}"
-            )
-        return "\n".join(lines)
+        lines += [
+            f"  {name}: {_short_name(estimator)}"
+            for name, estimator in self.estimators.items()
+            if estimator is not None
+        ]
+        return lines + [
+            f"  scoring={self.scoring!r}, {100 * self.confidence_level:g}% "
+            f"intervals, rope={self.rope!r}, decide at {self.confidence_level:g}"
+        ]
 
     @validate_params(
         {"ax": "no_validation", "labels": [dict, None]},
@@ -893,47 +725,7 @@ class ModelComparison(BaseEstimator):
         -------
         ax : matplotlib Axes
         """
-        check_is_fitted(self, "results_")
-        plt = check_matplotlib("ModelComparison.plot")
-        if ax is None:
-            _, ax = plt.subplots(
-                figsize=(6.4, 1.2 + 0.45 * len(self.pairs_)), layout="constrained"
-            )
-        labels = labels or {}
-        table = self.summary()
-        bayesian = TESTS[self.test_][2]
-        rows = np.arange(len(self.pairs_))[::-1]
-        for k, (pair, y0) in enumerate(zip(self.pairs_, rows, strict=True)):
-            low, high = table["low"][k], table["high"][k]
-            if bayesian:
-                post = self.results_[pair].posterior
-                grid = np.linspace(*post.ppf([0.001, 0.999]), 200)
-                dens = post.pdf(grid)
-                dens = 0.4 * dens / dens.max()
-                inside = (grid >= low) & (grid <= high)
-                ax.fill_between(
-                    grid, y0, y0 + dens, where=inside, color="C0", alpha=0.35, lw=0
-                )
-                ax.plot(grid, y0 + dens, color="C0", lw=1)
-            elif np.isfinite(low):
-                ax.plot([low, high], [y0, y0], color="C0", lw=2)
-            ax.plot(table["difference"][k], y0, "o", color="C0")
-        if self.rope > 0:
-            _draw_rope(ax, -self.rope, self.rope, f"rope +/-{self.rope:g}")
-            ax.legend(loc="lower right", fontsize="small")
-        ax.axvline(0, color="0.3", ls="--", lw=1)
-        ax.set_yticks(
-            rows,
-            [f"{labels.get(b, b)} - {labels.get(a, a)}" for a, b in self.pairs_],
-        )
-        ax.set_ylim(-0.6, len(self.pairs_) - 0.3)
-        what = "posterior" if bayesian else "interval"
-        ax.set_xlabel(
-            f"difference in {self.scoring or 'score'} "
-            f"({100 * self.confidence_level:g}% {what})"
-        )
-        ax.set_title(f"ModelComparison, test={self.test_!r}")
-        return ax
+        return _plot_pairs(self._start_plot(), self, ax, labels or {})
 
 
 def _check_model_scores(scores_a, scores_b, name):

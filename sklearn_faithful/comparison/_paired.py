@@ -386,23 +386,3 @@ def paired_bayes_test(
         scale=scale,
         posterior=posterior,
     )
-
-
-def _paired_table(results):
-    """Lines of a table of several :class:`PairedBayesTestResult`, one per metric."""
-    results = list(results)
-    level = _level_text(results[0].confidence_level)
-    lines = [
-        f"{'metric':<10} {'A':>7} {'B':>7} {'B - A':>8} "
-        f"{level + ' interval':>20} {'P(H0)':>7} {'P(H1)':>7}  at 0.95"
-    ]
-    for res in results:
-        lines.append(
-            f"{res.metric:<10} {res.mean_a:7.4f} {res.mean_b:7.4f} "
-            f"{res.difference:+8.4f} {_interval_text(res.credible_interval()):>20} "
-            f"{res.p_h0:7.4f} {res.p_h1:7.4f}  {res.decide()}"
-        )
-    if results[0].rope > 0:
-        lines += ["", f"rope +/-{results[0].rope:g}:"]
-        lines += [f"{res.metric:<10} {res._rope_text()}" for res in results]
-    return lines

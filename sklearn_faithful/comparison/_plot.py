@@ -1,11 +1,9 @@
-"""Figures of BayesModelComparison: posteriors, or the posterior of the difference."""
+"""Figures of the comparisons: posteriors, the difference B - A, pairs' intervals."""
 
 import textwrap
 
 import numpy as np
 from scipy import ndimage
-
-from ..utils._validation import check_matplotlib
 
 # Monte-Carlo draws of each posterior for the unpaired difference, their
 # seed, and the bins of their density estimate.
@@ -63,15 +61,10 @@ def _plot_posteriors(ax, res, labels):
         ax.plot(t, pdf, color=color, label=label)
         band = (t >= interval.low) & (t <= interval.high)
         ax.fill_between(t[band], pdf[band], color=color, alpha=0.2, lw=0)
-    if res.rope > 0:
-        # Where B would be equivalent to A's posterior mean.
-        mean_a = float(res.posterior_a.mean())
-        _draw_rope(
-            ax,
-            mean_a - res.rope,
-            mean_a + res.rope,
-            f"rope +/-{res.rope:g} around the mean of {labels[0]}",
-        )
+    if res.rope > 0:  # where B would be equivalent to A's posterior mean
+        mean, rope = float(res.posterior_a.mean()), res.rope
+        label = f"rope +/-{rope:g} around the mean of {labels[0]}"
+        _draw_rope(ax, mean - rope, mean + rope, label)
     _finish(ax, f"{res.metric}: P(H1) = {res.p_h1:.3f}", res.metric, top)
 
 
@@ -124,12 +117,8 @@ def _plot_difference(ax, res, labels):
     if density is None:  # a point mass: one stem, in the colour of its region
         value = support
         region = 0 if value < -rope else (2 if value > rope else 1)
-        ax.axvline(
-            value,
-            color=_REGION_COLORS[region],
-            lw=2,
-            label=f"point mass at {value:+.3g}",
-        )
+        label = f"point mass at {value:+.3g}"
+        ax.axvline(value, color=_REGION_COLORS[region], lw=2, label=label)
     else:
         lo, hi = support
         # Keep the rope (or 0) in view: the regions are defined by it.
@@ -158,24 +147,12 @@ def _plot_difference(ax, res, labels):
         top = None
     else:
         top = float(np.max(pdf))
-    _finish(
-        ax,
-        f"{res.metric}: P(H1) = {res.p_h1:.3f}\n{res.decide()}",
-        _difference_label(res.metric, labels),
-        top,
-    )
+    title = f"{res.metric}: P(H1) = {res.p_h1:.3f}\n{res.decide()}"
+    _finish(ax, title, _difference_label(res.metric, labels), top)
 
 
-def _short_name(estimator):
-    steps = getattr(estimator, "steps", None)
-    if steps is not None:
-        return "Pipeline(" + ", ".join(type(s).__name__ for _, s in steps) + ")"
-    return type(estimator).__name__
-
-
-def _plot_comparison(comp, metrics, kind, axes, labels):
+def _plot_comparison(plt, comp, metrics, kind, axes, labels):
     """Draw one panel per metric; the body of :meth:`BayesModelComparison.plot`."""
-    plt = check_matplotlib("BayesModelComparison.plot")
     if kind is None:
         kind = "difference" if comp.paired else "posteriors"
     if kind == "posteriors" and comp.paired:
@@ -183,10 +160,6 @@ def _plot_comparison(comp, metrics, kind, axes, labels):
             "kind='posteriors' needs the unpaired test: with paired=True there is "
             "one posterior, of the difference B - A; use kind='difference'."
         )
-    if labels is None:
-        labels = (_short_name(comp.estimator_a), _short_name(comp.estimator_b))
-        if labels[0] == labels[1]:
-            labels = (f"{labels[0]} (A)", f"{labels[1]} (B)")
     if len(labels) != 2:
         raise ValueError(f"labels must hold two names, of A and of B; got {labels!r}.")
     labels = tuple(str(label) for label in labels)
@@ -197,12 +170,9 @@ def _plot_comparison(comp, metrics, kind, axes, labels):
             f"metrics {unknown} were not tested; tested: {list(comp.results_)}."
         )
     if axes is None:
+        size = (4.4 * len(metrics), 3.6)
         _, axes = plt.subplots(
-            1,
-            len(metrics),
-            figsize=(4.4 * len(metrics), 3.6),
-            squeeze=False,
-            layout="constrained",
+            1, len(metrics), figsize=size, squeeze=False, layout="constrained"
         )
     axes = np.asarray(axes, dtype=object).ravel()
     if axes.size != len(metrics):
@@ -213,3 +183,42 @@ def _plot_comparison(comp, metrics, kind, axes, labels):
     for ax, metric in zip(axes, metrics, strict=True):
         draw(ax, comp.results_[metric], labels)
     return axes
+
+
+def _plot_pairs(plt, comp, ax, labels):
+    """One row per pair of models; the body of :meth:`ModelComparison.plot`."""
+    pairs = comp.pairs_
+    if ax is None:
+        _, ax = plt.subplots(
+            figsize=(6.4, 1.2 + 0.45 * len(pairs)), layout="constrained"
+        )
+    table = comp.summary()
+    rows = np.arange(len(pairs))[::-1]
+    for k, (pair, y0) in enumerate(zip(pairs, rows, strict=True)):
+        low, high = table["low"][k], table["high"][k]
+        post = getattr(comp.results_[pair], "posterior", None)
+        if post is not None:  # the Bayesian test: its density, shaded inside
+            grid = np.linspace(*post.ppf([0.001, 0.999]), 200)
+            dens = post.pdf(grid)
+            dens = 0.4 * dens / dens.max()
+            inside = (grid >= low) & (grid <= high)
+            ax.fill_between(
+                grid, y0, y0 + dens, where=inside, color="C0", alpha=0.35, lw=0
+            )
+            ax.plot(grid, y0 + dens, color="C0", lw=1)
+        elif np.isfinite(low):
+            ax.plot([low, high], [y0, y0], color="C0", lw=2)
+        ax.plot(table["difference"][k], y0, "o", color="C0")
+    if comp.rope > 0:
+        _draw_rope(ax, -comp.rope, comp.rope, f"rope +/-{comp.rope:g}")
+        ax.legend(loc="lower right", fontsize="small")
+    ax.axvline(0, color="0.3", ls="--", lw=1)
+    ax.set_yticks(rows, [f"{labels.get(b, b)} - {labels.get(a, a)}" for a, b in pairs])
+    ax.set_ylim(-0.6, len(pairs) - 0.3)
+    what = "posterior" if post is not None else "interval"
+    ax.set_xlabel(
+        f"difference in {comp.scoring or 'score'} "
+        f"({100 * comp.confidence_level:g}% {what})"
+    )
+    ax.set_title(f"ModelComparison, test={comp.test_!r}")
+    return ax

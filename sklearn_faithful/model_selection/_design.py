@@ -32,9 +32,7 @@ def _check_mx2_structure(splits, n_samples):
             )
 
 
-def _check_same_splits(
-    splits_a, splits_b, name_a="cv_results_a", name_b="cv_results_b"
-):
+def _check_same_splits(splits_a, splits_b, name_a, name_b):
     """Two results must come from identical splits."""
     if len(splits_a) != len(splits_b):
         raise ValueError(
@@ -52,3 +50,53 @@ def _check_same_splits(
                 "by split, so run every cross_validate call with the same cv "
                 "object and seed, such as BlockRegularized3x2CV(random_state=0)."
             )
+
+
+def _cv_result_splits(result, name, *, estimators=False):
+    """The (train, test) pairs that one ``cross_validate`` result recorded.
+
+    ``estimators=True`` also needs the fitted models, one per split.
+    """
+    keys = ("indices", "estimator") if estimators else ("indices",)
+    if not isinstance(result, dict):
+        raise ValueError(
+            f"{name} must be the dict that sklearn.model_selection.cross_validate "
+            f"returns; got {type(result).__name__}."
+        )
+    missing = [key for key in keys if key not in result]
+    if missing:
+        flags, kept = "return_indices=True", "splits"
+        if estimators:
+            flags += ", return_estimator=True"
+            kept += " and the fitted models"
+        raise ValueError(
+            f"{name} has no {' or '.join(map(repr, missing))}; run cross_validate("
+            f"..., {flags}) so that the {kept} are kept."
+        )
+    train, test = result["indices"]["train"], result["indices"]["test"]
+    if estimators and len(result["estimator"]) != len(test):
+        raise ValueError(
+            f"{name} holds {len(result['estimator'])} models for {len(test)} test "
+            "sets; it is not one cross_validate result."
+        )
+    return [
+        (np.asarray(tr), np.asarray(te)) for tr, te in zip(train, test, strict=True)
+    ]
+
+
+def _check_same_cv_results(results, *, estimators=False):
+    """The splits of several ``cross_validate`` results, which must be identical.
+
+    ``results`` maps a name to each result; ``estimators`` as in
+    :func:`_cv_result_splits`.
+    """
+    names = list(results)
+    splits = [
+        _cv_result_splits(results[name], f"results[{name!r}]", estimators=estimators)
+        for name in names
+    ]
+    for name, other in zip(names[1:], splits[1:], strict=True):
+        _check_same_splits(
+            splits[0], other, f"results[{names[0]!r}]", f"results[{name!r}]"
+        )
+    return splits[0]

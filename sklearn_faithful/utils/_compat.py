@@ -27,6 +27,11 @@ from sklearn.utils.metaestimators import _safe_split
 from sklearn.utils.parallel import Parallel
 from sklearn.utils.validation import _check_method_params, _num_samples
 
+try:  # the HTML repr's block of a meta-estimator
+    from sklearn.utils._repr_html.estimator import _VisualBlock
+except ImportError:  # pragma: no cover - scikit-learn < 1.7
+    from sklearn.utils._estimator_html_repr import _VisualBlock
+
 __all__ = [
     "HasMethods",
     "Hidden",
@@ -35,6 +40,7 @@ __all__ = [
     "Options",
     "StrOptions",
     "_Scorer",
+    "_VisualBlock",
     "_check_method_params",
     "_num_samples",
     "_routing_enabled",

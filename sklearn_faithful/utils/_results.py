@@ -78,6 +78,44 @@ def _two_sided_z(confidence_level):
     return float(special.ndtri(0.5 + confidence_level / 2))
 
 
+# Headers of the printed table, for the summary() columns that need one.
+_HEADERS = {
+    "difference": "B - A",
+    "p_h0": "P(H0)",
+    "p_h1": "P(H1)",
+    "p_worse": "P(B worse)",
+    "p_equivalent": "P(equiv.)",
+    "p_better": "P(B better)",
+    "pvalue": "p",
+    "pvalue_holm": "p (Holm)",
+    "decision": "paper's rule",
+}
+
+
+def _cell(name, value):
+    if isinstance(value, str):
+        return value
+    if value != value:  # NaN
+        return "n/a"
+    if name.startswith("pvalue") or name == "df":
+        return f"{value:.4g}"
+    return f"{value:+.4f}" if name in ("difference", "low", "high") else f"{value:.4f}"
+
+
+def _text_table(cols):
+    """Lines of a summary's columns, headed: text left-aligned, numbers right."""
+    columns = []
+    for name, values in cols.items():
+        head = _HEADERS.get(name, name)
+        if head.endswith(("_a", "_b")):  # mean_a: "mean A"
+            head = f"{head[:-2]} {head[-1].upper()}"
+        cells = [head, *(_cell(name, value) for value in values)]
+        width = max(map(len, cells))
+        pad = str.ljust if isinstance(values[0], str) else str.rjust
+        columns.append([pad(cell, width) for cell in cells])
+    return ["  ".join(row).rstrip() for row in zip(*columns, strict=True)]
+
+
 def _summary_table(cols, as_frame, index=None):
     """A summary's columns as they are, or as a pandas DataFrame."""
     if not as_frame:

@@ -1,4 +1,9 @@
-"""Tests of BayesModelComparison on real pipelines and bundled data."""
+"""Tests of BayesModelComparison on real pipelines and bundled data.
+
+Most run the paper's test (``paired=False``), whose counts, factor and
+per-model posteriors they check; the paired default is checked in
+test_paired_bayes.py and the behaviour both comparisons share in test_base.py.
+"""
 
 import joblib
 import numpy as np
@@ -16,6 +21,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_faithful.comparison import (
     BayesModelComparison,
+    PairedBayesTestResult,
     bayes_test,
     correlation_factor,
 )
@@ -42,7 +48,9 @@ def _pair():
 @pytest.fixture(scope="module")
 def fitted_binary(cancer):
     X, y = cancer
-    return BayesModelComparison(*_pair(), random_state=0, rope=0.01).fit(X, y)
+    return BayesModelComparison(*_pair(), paired=False, random_state=0, rope=0.01).fit(
+        X, y
+    )
 
 
 def test_counts_match_a_direct_computation(cancer, fitted_binary):
@@ -98,7 +106,7 @@ def test_plot(fitted_binary):
 
 def test_n_jobs_2_equals_n_jobs_1(wine):
     X, y = wine
-    kw = dict(average="macro", random_state=0, n_draws=20_000)
+    kw = dict(average="macro", paired=False, random_state=0, n_draws=20_000)
     one = BayesModelComparison(*_pair(), n_jobs=1, **kw).fit(X, y)
     two = BayesModelComparison(*_pair(), n_jobs=2, **kw).fit(X, y)
     np.testing.assert_array_equal(one.per_class_counts_a_, two.per_class_counts_a_)
@@ -114,7 +122,9 @@ def test_n_jobs_2_equals_n_jobs_1(wine):
 
 def test_multiclass_micro_macro_per_class(wine):
     X, y = wine
-    micro = BayesModelComparison(*_pair(), average="micro", random_state=0).fit(X, y)
+    micro = BayesModelComparison(
+        *_pair(), average="micro", paired=False, random_state=0
+    ).fit(X, y)
     assert micro.counts_a_.shape == (6, 4)
     np.testing.assert_array_equal(micro.counts_a_, micro.per_class_counts_a_.sum(1))
     # single-label multiclass: pooled precision = recall = accuracy
@@ -122,7 +132,7 @@ def test_multiclass_micro_macro_per_class(wine):
         micro.results_["recall"].p_h0
     )
     macro = BayesModelComparison(
-        *_pair(), average="macro", random_state=0, n_draws=20_000
+        *_pair(), average="macro", paired=False, random_state=0, n_draws=20_000
     ).fit(X, y)
     assert macro.counts_a_.shape == (6, 3, 4)
     per_class = macro.per_class_results_["f1"]
@@ -163,16 +173,11 @@ def test_other_mx2_cv_and_raw_factor(cancer):
         BayesModelComparison(*_pair(), cv=5).fit(X, y)
     with pytest.raises(ValueError, match="two-fold"):
         BayesModelComparison(*_pair(), cv=KFold(4)).fit(X, y)
-    comp = BayesModelComparison(*_pair(), cv=5, correlation=0.2).fit(X, y)
-    assert comp.correlation_factor_ == 0.2
-
-
-def test_verbose_progress(cancer, capsys):
-    X, y = cancer
-    BayesModelComparison(*_pair(), verbose=1, random_state=0, metrics=("f1",)).fit(X, y)
-    captured = capsys.readouterr()
-    assert "12 fits" in captured.out
-    assert "12/12 fits done" in captured.out
+    comp = BayesModelComparison(*_pair(), cv=5, paired=False, correlation=0.2)
+    assert comp.fit(X, y).correlation_factor_ == 0.2
+    # the paired test always needs the m x 2 design
+    with pytest.raises(ValueError, match="two-fold|2m splits"):
+        BayesModelComparison(*_pair(), cv=5, correlation=0.2).fit(X, y)
 
 
 def test_dask_backend(cancer):
@@ -231,15 +236,18 @@ def test_bad_input(cancer, wine):
 
 def test_dummy_never_positive_gives_prior_precision(cancer):
     # a model that never predicts the positive class: precision's posterior is
-    # the prior; the comparison still runs and says B is better
+    # the prior; the paper's test still runs and says B is better
     X, y = cancer
-    comp = BayesModelComparison(
+    models = (
         DummyClassifier(strategy="constant", constant=0),
         DecisionTreeClassifier(random_state=0),
-        random_state=0,
-    ).fit(X, y)
+    )
+    comp = BayesModelComparison(*models, paired=False, random_state=0).fit(X, y)
     assert comp.counts_a_[:, 0].sum() == 0
     assert comp.results_["recall"].p_h1 > 0.999
+    # the paired test needs the precision of A on every split
+    with pytest.raises(ValueError, match="precision is undefined on split 0"):
+        BayesModelComparison(*models, random_state=0).fit(X, y)
 
 
 def test_inputs_not_modified(cancer):
@@ -248,3 +256,19 @@ def test_inputs_not_modified(cancer):
     BayesModelComparison(*_pair(), random_state=0, metrics=("f1",)).fit(X, y)
     np.testing.assert_array_equal(X, X0)
     np.testing.assert_array_equal(y, y0)
+
+
+def test_default_is_the_paired_test_and_the_paper_one_argument_away(cancer):
+    X, y = cancer
+    comp = BayesModelComparison(*_pair(), random_state=0).fit(X, y)
+    assert comp.paired
+    for metric, res in comp.results_.items():
+        assert isinstance(res, PairedBayesTestResult)
+        assert comp.decide(0.95)[metric] == res.decide(0.95)
+    # paired=False alone is the paper's test as printed: "wang2019", lambda = 1
+    paper = BayesModelComparison(*_pair(), paired=False, random_state=0).fit(X, y)
+    assert paper.correlation_factor_ == correlation_factor("wang2019")
+    np.testing.assert_array_equal(paper.counts_a_, comp.counts_a_)
+    direct = bayes_test(paper.counts_a_, paper.counts_b_, metric="f1")
+    assert paper.results_["f1"].p_h0 == direct.p_h0
+    assert paper.decide(0.95)["f1"] == direct.decide(0.95)

@@ -243,24 +243,43 @@ def test_routing_sample_weight_and_groups(data):
         np.testing.assert_array_equal(got, want)
 
 
-def test_reproducible_and_independent_of_n_jobs(data):
+def test_scoring_none_is_estimator_score_and_inputs_stay(data):
     X, y = data
-    one = ModelComparison(_models(), scoring="accuracy", random_state=3).fit(X, y)
-    two = ModelComparison(_models(), scoring="accuracy", random_state=3, n_jobs=2).fit(
-        X, y
-    )
-    assert one.summary() == two.summary()
     X_before, y_before = X.copy(), y.copy()
-    ModelComparison(_models(), scoring="accuracy").fit(X, y)
+    default = ModelComparison(_models(), random_state=3).fit(X, y)
+    assert default.scoring is None
+    accuracy = ModelComparison(_models(), scoring="accuracy", random_state=3)
+    np.testing.assert_equal(default.summary(), accuracy.fit(X, y).summary())
+    for name, est in _models().items():  # each split's est.score, by hand
+        by_hand = [
+            est.fit(X[train], y[train]).score(X[test], y[test])
+            for train, test in default.splits_
+        ]
+        np.testing.assert_allclose(default.scores_[name], by_hand)
     np.testing.assert_array_equal(X, X_before)
     np.testing.assert_array_equal(y, y_before)
+    reg = ModelComparison({"ridge": Ridge(), "tree": DecisionTreeRegressor()})
+    with pytest.raises(ValueError, match="'scoring' parameter.*Got 'five'"):
+        reg.set_params(scoring="five").fit(X, y.astype(float))
 
 
-def test_verbose_prints_a_line_per_model(data, capsys):
-    X, y = data
-    ModelComparison(_models(), scoring="accuracy", verbose=1).fit(X, y)
-    out = capsys.readouterr().out
-    assert out.count("[ModelComparison]") == 3 and "'logreg': 10 fits" in out
+def test_decide_reads_holm_at_one_minus_threshold():
+    a = [0.803, 0.797, 0.813, 0.802, 0.789, 0.807, 0.826, 0.819, 0.786, 0.775]
+    scores = {
+        "a": a,
+        "b": [0.847, 0.847, 0.84, 0.85, 0.827, 0.85, 0.871, 0.866, 0.84, 0.835],
+        "c": [0.792, 0.801, 0.796, 0.796, 0.788, 0.798, 0.809, 0.8, 0.771, 0.767],
+    }
+    comp = ModelComparison.from_scores(scores, n_train=90, n_test=10)
+    assert comp.pvalues_holm_[("a", "c")] == pytest.approx(0.0181, abs=1e-4)
+    assert comp.decide(0.95) == {
+        ("a", "b"): "B better",
+        ("a", "c"): "B worse",
+        ("b", "c"): "B worse",
+    }
+    # at 0.999, alpha = 0.001 is below the Holm p-value of (a, c)
+    assert comp.decide(0.999)[("a", "c")] == "undecided"
+    assert comp.summary()["decide"] == list(comp.decide(0.95).values())
 
 
 @pytest.mark.parametrize("test", ["corrected-t", "5x2cv-f", "bayesian"])

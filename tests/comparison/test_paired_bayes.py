@@ -166,7 +166,7 @@ def test_comparison_paired():
     ]  # fmt: skip
     assert "Paired Bayes test" in str(comp)
     unpaired = BayesModelComparison(
-        GaussianNB(), LogisticRegression(max_iter=5000), random_state=0
+        GaussianNB(), LogisticRegression(max_iter=5000), paired=False, random_state=0
     ).fit(X, y)
     # the same splits and counts, whichever test runs on them
     np.testing.assert_array_equal(unpaired.counts_a_, comp.counts_a_)

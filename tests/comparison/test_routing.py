@@ -20,7 +20,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn_faithful.comparison import (
     BayesModelComparison,
     bayes_test,
-    counts_from_cv_results,
+    counts_from_cross_validate,
     paired_bayes_test,
 )
 from sklearn_faithful.model_selection import BlockRegularized3x2CV
@@ -112,12 +112,12 @@ def test_estimator_without_sample_weight_counts_weighted_under_routing(data):
 
 def test_paper_test_refuses_fractional_weights_and_takes_frequency_weights(data):
     X, y, w = data
-    comp = BayesModelComparison(_lr(), GaussianNB(), random_state=0)
+    comp = BayesModelComparison(_lr(), GaussianNB(), paired=False, random_state=0)
     with pytest.raises(ValueError, match=r"fractional weight 0\.5.*paired=True"):
         comp.fit(X, y, sample_weight=np.full(y.shape, 0.5))
     freq = np.where(y == 1, 2, 1)  # whole numbers: frequency weights
     cv = BlockRegularized3x2CV(random_state=0)
-    comp = BayesModelComparison(_lr(), GaussianNB(), cv=cv, random_state=0)
+    comp = BayesModelComparison(_lr(), GaussianNB(), cv=cv, paired=False)
     comp.fit(X, y, sample_weight=freq)
     expected_a = _hand_counts(_lr(), X, y, cv, freq, freq)
     np.testing.assert_allclose(comp.counts_a_, expected_a)
@@ -167,16 +167,19 @@ def test_weights_not_modified(data):
         dict(paired=True, average="macro", correlation="wang2015"),
     ],
 )
-def test_from_cv_results_equals_fit(data, routing, params):
+def test_from_cross_validate_equals_fit(data, routing, params):
     X, y, _ = data
     a, b = GaussianNB(), DecisionTreeClassifier(max_depth=3, random_state=0)
     cv = BlockRegularized3x2CV(random_state=3)
     kw = dict(cv=cv, return_indices=True, return_estimator=True)
     with config_context(enable_metadata_routing=routing):
         fitted = BayesModelComparison(a, b, cv=cv, random_state=7, **params).fit(X, y)
-        res_a, res_b = cross_validate(a, X, y, **kw), cross_validate(b, X, y, **kw)
-        built = BayesModelComparison.from_cv_results(
-            res_a, res_b, X, y, random_state=7, **params
+        results = {
+            "a": cross_validate(a, X, y, **kw),
+            "b": cross_validate(b, X, y, **kw),
+        }
+        built = BayesModelComparison.from_cross_validate(
+            results, X, y, random_state=7, **params
         )
     np.testing.assert_array_equal(built.per_class_counts_a_, fitted.per_class_counts_a_)
     np.testing.assert_array_equal(built.per_class_counts_b_, fitted.per_class_counts_b_)
@@ -186,25 +189,27 @@ def test_from_cv_results_equals_fit(data, routing, params):
     assert "cross_validate results" in str(built)
 
 
-def test_from_cv_results_weighted_counts(data):
+def test_from_cross_validate_weighted_counts(data):
     X, y, w = data
     cv = BlockRegularized3x2CV(random_state=0)
     kw = dict(cv=cv, return_indices=True, return_estimator=True)
-    res_a = cross_validate(GaussianNB(), X, y, **kw)
-    res_b = cross_validate(_lr(), X, y, **kw)
-    comp = BayesModelComparison.from_cv_results(
-        res_a, res_b, X, y, sample_weight=w, paired=True
-    )
+    res = {
+        "nb": cross_validate(GaussianNB(), X, y, **kw),
+        "lr": cross_validate(_lr(), X, y, **kw),
+    }
+    comp = BayesModelComparison.from_cross_validate(res, X, y, sample_weight=w)
     np.testing.assert_allclose(
         comp.counts_a_, _hand_counts(GaussianNB(), X, y, cv, None, w)
     )
-    counts = counts_from_cv_results(res_b, X, y, sample_weight=w)
+    counts = counts_from_cross_validate(res["lr"], X, y, sample_weight=w)
     np.testing.assert_allclose(counts[:, 1], comp.counts_b_)
     with pytest.raises(ValueError, match="fractional weight"):
-        BayesModelComparison.from_cv_results(res_a, res_b, X, y, sample_weight=w / 3)
+        BayesModelComparison.from_cross_validate(
+            res, X, y, sample_weight=w / 3, paired=False
+        )
 
 
-def test_from_cv_results_says_what_is_wrong(data):
+def test_from_cross_validate_says_what_is_wrong(data):
     X, y, _ = data
     kw = dict(return_indices=True, return_estimator=True)
     cv0, cv1 = (
@@ -213,30 +218,35 @@ def test_from_cv_results_says_what_is_wrong(data):
     )
     res0 = cross_validate(GaussianNB(), X, y, cv=cv0, **kw)
     res1 = cross_validate(GaussianNB(), X, y, cv=cv1, **kw)
-    with pytest.raises(ValueError, match="different splits: split 0"):
-        BayesModelComparison.from_cv_results(res0, res1, X, y)
+    bmc = BayesModelComparison
+    with pytest.raises(ValueError, match=r"'a'\] and results\['b'\] used different"):
+        bmc.from_cross_validate({"a": res0, "b": res1}, X, y)
     bare = cross_validate(GaussianNB(), X, y, cv=cv0)
     with pytest.raises(ValueError, match="return_indices=True, return_estimator"):
-        BayesModelComparison.from_cv_results(bare, res0, X, y)
+        bmc.from_cross_validate({"a": bare, "b": res0}, X, y)
     kfold = cross_validate(GaussianNB(), X, y, cv=KFold(6), **kw)
     with pytest.raises(ValueError, match="not the two halves of one"):
-        BayesModelComparison.from_cv_results(kfold, kfold, X, y)
+        bmc.from_cross_validate({"a": kfold, "b": kfold}, X, y)
     five = cross_validate(GaussianNB(), X, y, cv=KFold(5), **kw)
-    with pytest.raises(ValueError, match="has 5 splits and cv_results_b 6"):
-        BayesModelComparison.from_cv_results(five, kfold, X, y)
+    with pytest.raises(ValueError, match=r"has 5 splits and results\['b'\] 6"):
+        bmc.from_cross_validate({"a": five, "b": kfold}, X, y)
     with pytest.raises(TypeError, match="come from the results"):
-        BayesModelComparison.from_cv_results(res0, res0, X, y, cv=cv0)
-    with pytest.raises(ValueError, match="cv_results.*must be an instance of .dict"):
-        counts_from_cv_results([1, 2], X, y)
+        bmc.from_cross_validate({"a": res0, "b": res0}, X, y, cv=cv0)
+    with pytest.raises(ValueError, match="two cross_validate results, of A"):
+        bmc.from_cross_validate({"a": res0, "b": res0, "c": res0}, X, y)
+    with pytest.raises(ValueError, match="results.*must be an instance of .dict"):
+        bmc.from_cross_validate([res0, res1], X, y)
+    with pytest.raises(ValueError, match="result.*must be an instance of .dict"):
+        counts_from_cross_validate([1, 2], X, y)
 
 
-def test_counts_from_cv_results_by_hand(data):
+def test_counts_from_cross_validate_by_hand(data):
     X, y, _ = data
     cv = BlockRegularized3x2CV(random_state=0)
     res = cross_validate(
         GaussianNB(), X, y, cv=cv, return_indices=True, return_estimator=True
     )
-    counts = counts_from_cv_results(res, X, y, labels=[1, 0])
+    counts = counts_from_cross_validate(res, X, y, labels=[1, 0])
     assert counts.shape == (6, 2, 4) and counts.dtype.kind == "i"
     np.testing.assert_array_equal(
         counts[:, 0], _hand_counts(GaussianNB(), X, y, cv, None, None)
