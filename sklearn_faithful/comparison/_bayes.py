@@ -10,11 +10,11 @@ from ..utils._random import _generator
 from ..utils._results import CredibleInterval, _DecidesMixin, _interval_text
 from ..utils._validation import CONFIDENCE_LEVEL, RANDOM_STATE
 from ._counts import _CORRELATION, _check_counts, _effective_counts, _factor_for_splits
+from ._options import AVERAGES
 from ._posterior import METRICS, MacroPosterior, metric_posterior
 
 METHODS = ("exact", "monte-carlo")
 _EXACT_TIE = 1e-9
-AVERAGES = ("binary", "micro", "macro")
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from ..utils._compat import Interval, StrOptions, validate_params
+from ._options import CORRELATIONS
 
 # The ranges of the two correlations that Wang & Li (2019, section 2.3) average
 # the factor over, after Wang et al. (2014, 2017): rho1 in [0, 1/2] is the
@@ -22,8 +23,6 @@ from ..utils._compat import Interval, StrOptions, validate_params
 # [1/4, 1/2] that of two hold-out estimates of different repetitions.
 RHO1_RANGE = (0.0, 0.5)
 RHO2_RANGE = (0.25, 0.5)
-
-CORRELATIONS = ("wang2019", "wang2015", "independent")
 
 COUNT_COLUMNS = ("TP", "FP", "FN", "TN")
 

@@ -26,8 +26,7 @@ from scipy import special, stats
 from ..utils._compat import Interval, StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._validation import CONFIDENCE_LEVEL, RANDOM_STATE, _validate_init_params
-
-METRICS = ("precision", "recall", "f1")
+from ._options import METRICS
 
 _SHAPE_CONSTRAINTS = {
     "a": [Interval(Real, 0, None, closed="neither")],
