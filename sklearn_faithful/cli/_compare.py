@@ -179,12 +179,7 @@ def run(args):
     return header(
         NAME,
         args,
-        gold=data.gold_name,
-        n_items=int(data.y_true.shape[0]),
-        items="sentences" if data.kind == "conll" else "items",
-        metric=args.metric,
-        average=None if args.metric == "accuracy" else args.average,
-        entity_level=data.kind == "conll",
+        **data.fields(args),
         test=args.test,
         n_resamples=args.n_resamples,
         confidence_level=args.confidence_level,

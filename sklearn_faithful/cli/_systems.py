@@ -81,6 +81,17 @@ class Systems:
         }
         self.kind = "probabilities"
 
+    def fields(self, args):
+        """What was scored, as the payloads of ``compare`` and ``interval`` say."""
+        return {
+            "gold": self.gold_name,
+            "n_items": int(self.y_true.shape[0]),
+            "items": "sentences" if self.kind == "conll" else "items",
+            "metric": args.metric,
+            "average": None if args.metric == "accuracy" else args.average,
+            "entity_level": self.kind == "conll",
+        }
+
     def _pos_code(self, pos_label):
         if pos_label not in self.classes:
             raise InputError(
