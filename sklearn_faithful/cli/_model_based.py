@@ -201,8 +201,12 @@ def _run_ppi(args):
             label_codes(values, classes, path, source, first)
         annotated.append((predictions, real))
     if args.paired:
+        annotated_paths = [args.annotated_c, args.annotated_t]
         check_same_length(
-            [a[0] for a in annotated], [args.annotated_c, args.annotated_t], paths[0]
+            [a[0] for a in annotated],
+            annotated_paths,
+            annotated_paths[0],
+            unit="annotated items",
         )
     pos_label = _pos_label(args, classes, source)
     test = ModelBasedMetricTest(

@@ -169,6 +169,9 @@ def test_ppi_bad_files(capsys, files, tmp_path):
     short = write(tmp_path / "short.txt", files["mm"]["t"][0][:-1])
     err = error(capsys, [*_ppi_argv(files, labels_t=short), "--paired"])
     assert f"{short} has 1999 lines but {files['labels_c']} has 2000" in err
+    two = write(tmp_path / "two.tsv", ["prediction\tlabel", "ok\tok", "ok\tok"])
+    err = error(capsys, [*_ppi_argv(files, annotated_t=two), "--paired"])
+    assert f"{two} has 2 annotated items but {files['annotated_c']} has 200" in err
     three_classes = write(tmp_path / "l3.txt", ["ok", "toxic", "unsure"] * 10)
     err = error(capsys, _ppi_argv(files, labels_t=three_classes))
     assert "hold 3 labels (['ok', 'toxic', 'unsure']); pass --pos-label" in err
