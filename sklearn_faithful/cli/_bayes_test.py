@@ -112,12 +112,13 @@ def _read_split_counts(path, triples):
         width, what = (3,), "one split's n_gold, n_pred, n_correct"
     else:
         width, what = (3, 4), "one split's TP, FP, FN[, TN]"
-    rows, _ = read_numbers(path, width=width, what=what)
+    rows, lines = read_numbers(path, width=width, what=what)
     bad = [i for i, row in enumerate(rows) if any(v < 0 or v != int(v) for v in row)]
     if bad:
         i = bad[0]
         raise InputError(
-            f"{path}, row {i + 1}: {rows[i].tolist()} are not all whole counts >= 0."
+            f"{path}, line {lines[i]}: {rows[i].tolist()} are not all whole counts "
+            ">= 0."
         )
     rows = rows.astype("int64")
     if triples:
@@ -154,7 +155,7 @@ def run(args):
             f"has {counts_a.shape[0]}; rows are matched by position, one per split."
         )
     metrics = METRICS if args.metric == "all" else (args.metric,)
-    corr = args.correlation or UNPAIRED_CORRELATION
+    corr = UNPAIRED_CORRELATION if args.correlation is None else args.correlation
     results = []
     for metric in metrics:
         if args.unpaired:

@@ -81,9 +81,9 @@ def test_unpaired_options_need_unpaired(capsys, files, option):
 
 
 def test_bad_counts(capsys, files, tmp_path):
-    bad = write(tmp_path / "bad.txt", ["1 2 3", "4 -5 6"])
+    bad = write(tmp_path / "bad.txt", ["TP FP FN", "1 2 3", "# a comment", "4 -5 6"])
     err = error(capsys, ["bayes-test", bad, bad])
-    assert f"{bad}, row 2: [4.0, -5.0, 6.0] are not all whole counts >= 0." in err
+    assert f"{bad}, line 4: [4.0, -5.0, 6.0] are not all whole counts >= 0." in err
     short = write(tmp_path / "short.txt", ["3 2 1"])
     err = error(capsys, ["bayes-test", files["ta"], short, "--triples"])
     assert "has 1 splits but" in err
