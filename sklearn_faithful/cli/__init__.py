@@ -1,7 +1,10 @@
 """The command line, ``sklearn-faithful``: one module per command.
 
-Its choices (metrics, methods, defaults) are imported from the rooms, and
-only when a command runs, so that ``sklearn-faithful --help`` is fast.
+``_main`` assembles the parser from the command modules (``_compare``,
+``_interval``, ``_split``, ``_bayes_test``, ``_plan``, ``_model_based``,
+``_demo``), whose choices come from the rooms' light ``_options`` modules;
+``_io`` reads the files and ``_output`` turns results into JSON and tables.
+``sklearn-faithful --help`` imports no numpy, scipy or scikit-learn.
 """
 
 from ._main import main

@@ -1,10 +1,23 @@
-"""The ``sklearn-faithful demo`` command: the package at work on bundled data."""
+"""``sklearn-faithful demo``: the package at work on data bundled with scikit-learn."""
 
-import numpy as np
+import sys
+
+from ._arguments import add_random_state
+
+NAME = "demo"
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser(
+        NAME, help="show the package at work on data bundled with scikit-learn"
+    )
+    add_random_state(p, "seed of the cross-validation splits and the data drawn")
+    return p
 
 
 def _demo_confidence_metrics(out, random_state):
     """Compare F1 and cF1 across cross-validation folds on the wine data."""
+    import numpy as np
     from sklearn.datasets import load_wine
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedKFold, cross_validate
@@ -116,6 +129,7 @@ def _demo_bayes_comparison(out, random_state):
 
 def _demo_model_based(out, random_state):
     """A metric model's own errors, counted (Goyal, Hu & Gupta 2023)."""
+    import numpy as np
     from sklearn.linear_model import LogisticRegression
 
     from ..model_based import ModelBasedMetricTest, model_based_test_from_summary
@@ -173,10 +187,11 @@ def _demo_model_based(out, random_state):
         print("  " + line, file=out)
 
 
-def run_demo(out, random_state):
-    """Print the three demonstrations to ``out``."""
-    _demo_confidence_metrics(out, random_state)
+def run(args):
+    """Print the three demonstrations as they run; return no payload."""
+    out = sys.stdout
+    _demo_confidence_metrics(out, args.random_state)
     print("", file=out)
-    _demo_bayes_comparison(out, random_state)
+    _demo_bayes_comparison(out, args.random_state)
     print("", file=out)
-    _demo_model_based(out, random_state)
+    _demo_model_based(out, args.random_state)

@@ -17,8 +17,6 @@ import numpy as np
 # or more decimals (the package's functions warn from sqrt(eps) on).
 ROW_SUM_TOLERANCE = 1e-3
 
-SCHEMES = ("IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU")
-
 
 class InputError(Exception):
     """Bad input; the message names the file and line and says the fix."""
@@ -79,28 +77,34 @@ def _kind(path, column, field):
     return "text"
 
 
-def _table_column(path, lines, column, delimiter):
+def _table_columns(path, lines, columns, delimiter, fix):
+    """The cells of ``columns`` (header names) of a CSV/TSV, one list per column.
+
+    ``fix`` ends the message when the header lacks a column.
+    """
     rows = csv.reader(lines, delimiter=delimiter)
     header = next(rows)
-    if column not in header:
-        raise InputError(
-            f"{path}, line 1: no column {column!r} in the header {header!r}; pass "
-            "--column with one of these names."
-        )
-    j = header.index(column)
-    out = []
-    for i, row in enumerate(rows, start=2):
-        if len(row) <= j:
+    for column in columns:
+        if column not in header:
             raise InputError(
-                f"{path}, line {i}: {len(row)} field(s), but column {column!r} is "
-                f"field {j + 1}; every row needs {len(header)} fields."
+                f"{path}, line 1: no column {column!r} in the header {header!r}; {fix}"
             )
-        out.append(row[j])
+    where = [header.index(column) for column in columns]
+    out = [[] for _ in columns]
+    for i, row in enumerate(rows, start=2):
+        for column, j, cells in zip(columns, where, out, strict=True):
+            if len(row) <= j:
+                raise InputError(
+                    f"{path}, line {i}: {len(row)} field(s), but column {column!r} "
+                    f"is field {j + 1}; every row needs {len(header)} fields."
+                )
+            cells.append(row[j])
     return out
 
 
-def _jsonl_field(path, lines, field):
-    out = []
+def _jsonl_fields(path, lines, fields, fix):
+    """The values of ``fields`` of each JSON Lines object, one list per field."""
+    out = [[] for _ in fields]
     for i, line in enumerate(lines, start=1):
         if not line.strip():
             raise InputError(
@@ -110,12 +114,10 @@ def _jsonl_field(path, lines, field):
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"{path}, line {i}: not JSON ({exc.msg}).") from None
-        if not isinstance(record, dict) or field not in record:
-            raise InputError(
-                f"{path}, line {i}: no field {field!r}; pass --field with the name "
-                "of the field that holds the label."
-            )
-        out.append(str(record[field]))
+        for field, values in zip(fields, out, strict=True):
+            if not isinstance(record, dict) or field not in record:
+                raise InputError(f"{path}, line {i}: no field {field!r}; {fix}")
+            values.append(str(record[field]))
     return out
 
 
@@ -129,9 +131,12 @@ def read_labels(path, *, column=None, field=None):
     if kind == "text":
         labels = lines
     elif kind == "jsonl":
-        labels = _jsonl_field(path, lines, field)
+        fix = "pass --field with the name of the field that holds the label."
+        (labels,) = _jsonl_fields(path, lines, [field], fix)
     else:
-        labels = _table_column(path, lines, column, "," if kind == "csv" else "\t")
+        delimiter = "," if kind == "csv" else "\t"
+        fix = "pass --column with one of these names."
+        (labels,) = _table_columns(path, lines, [column], delimiter, fix)
     if not labels:
         raise InputError(f"{path} has a header but no rows; it needs one row per item.")
     if "" in labels:
@@ -141,6 +146,67 @@ def read_labels(path, *, column=None, field=None):
             "(write the outside class, such as O, rather than nothing)."
         )
     return labels
+
+
+# the columns (CSV/TSV) or fields (JSON Lines) of an annotated sample
+ANNOTATED_COLUMNS = ("prediction", "label")
+
+
+def read_annotated(path):
+    """Read an annotated sample: each item's metric-model label and real label.
+
+    CSV/TSV with a header that names the columns ``prediction`` (the metric
+    model's label) and ``label`` (the annotator's), in any order among other
+    columns; JSON Lines whose objects hold these two fields; any other file:
+    two labels a line, the metric model's first, separated by a tab or by
+    spaces. Returns ``(predictions, labels, first_line)``: two lists of str in
+    file order and the line of the first item.
+    """
+    lines = _read_text(path)
+    ext = os.path.splitext(str(path))[1].lower()
+    fix = (
+        "an annotated file holds the metric model's label of each item under "
+        "'prediction' and the annotator's under 'label'."
+    )
+    if ext in (".csv", ".tsv"):
+        delimiter = "," if ext == ".csv" else "\t"
+        predictions, labels = _table_columns(
+            path, lines, ANNOTATED_COLUMNS, delimiter, fix
+        )
+        first = 2
+    elif ext in (".jsonl", ".ndjson"):
+        predictions, labels = _jsonl_fields(path, lines, ANNOTATED_COLUMNS, fix)
+        first = 1
+    else:
+        predictions, labels = [], []
+        for i, line in enumerate(lines, start=1):
+            cells = line.split("\t") if "\t" in line else line.split()
+            if len(cells) != 2:
+                raise InputError(
+                    f"{path}, line {i}: {len(cells)} field(s); each line holds two "
+                    "labels, the metric model's and the annotator's, separated by "
+                    "a tab or spaces."
+                )
+            predictions.append(cells[0].strip())
+            labels.append(cells[1].strip())
+        first = 1
+    if len(predictions) < 2:
+        raise InputError(
+            f"{path} holds {len(predictions)} annotated item(s); the interval "
+            "needs at least 2 (one a line)."
+        )
+    for values, what in ((predictions, "metric model's"), (labels, "annotator's")):
+        if "" in values:
+            raise InputError(
+                f"{path}, line {first + values.index('')}: the {what} label is "
+                "empty; every annotated item needs both labels."
+            )
+    return predictions, labels, first
+
+
+def first_label_line(path, *, column=None, field=None):
+    """The line of a label file's first label: 2 below a table's header, else 1."""
+    return 2 if _kind(path, column, field) in ("csv", "tsv") else 1
 
 
 def check_same_length(items, names, gold_name, unit="lines"):
@@ -154,11 +220,12 @@ def check_same_length(items, names, gold_name, unit="lines"):
             )
 
 
-def label_codes(labels, classes, name, source):
+def label_codes(labels, classes, name, source, first_line=1):
     """Each label's position in ``classes`` (a list of str), as an int array.
 
     A label outside ``classes`` (those of the gold file) is a typo or another
-    label set: an error naming its line. The codes keep the order of
+    label set: an error naming its line, ``first_line`` being the line of the
+    first label (2 below a table's header). The codes keep the order of
     ``classes``, so the package's functions see the same classes in the same
     order as they would for the labels themselves.
     """
@@ -167,10 +234,10 @@ def label_codes(labels, classes, name, source):
         return np.fromiter(map(index.__getitem__, labels), np.intp, len(labels))
     except KeyError:
         pass
-    line = next(i for i, v in enumerate(labels, start=1) if v not in index)
+    i = next(i for i, v in enumerate(labels) if v not in index)
     shown = classes[:10]
     raise InputError(
-        f"{name}, line {line}: the label {labels[line - 1]!r} does not occur in "
+        f"{name}, line {first_line + i}: the label {labels[i]!r} does not occur in "
         f"{source} (which uses {shown}{' ...' if len(classes) > 10 else ''}); "
         "fix the label, or map both files to the same label names."
     )

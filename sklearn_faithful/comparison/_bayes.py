@@ -18,11 +18,11 @@ from ..utils._results import (
 )
 from ..utils._validation import CONFIDENCE_LEVEL, RANDOM_STATE, ROPE
 from ._counts import _CORRELATION, _check_counts, _effective_counts, _factor_for_splits
+from ._options import AVERAGES
 from ._posterior import METRICS, MacroPosterior, metric_posterior
 
 METHODS = ("exact", "monte-carlo")
 _EXACT_TIE = 1e-9
-AVERAGES = ("binary", "micro", "macro")
 
 
 @dataclass(frozen=True)

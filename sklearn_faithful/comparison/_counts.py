@@ -19,6 +19,7 @@ from sklearn.utils import indexable
 from ..model_selection._design import _cv_result_splits
 from ..utils._compat import Interval, StrOptions, _safe_split, validate_params
 from ..utils._validation import _check_classes, _check_sample_weight, _check_y_true
+from ._options import CORRELATIONS
 
 # The ranges of the two correlations that Wang & Li (2019, section 2.3) average
 # the factor over, after Wang et al. (2014, 2017): rho1 in [0, 1/2] is the
@@ -26,8 +27,6 @@ from ..utils._validation import _check_classes, _check_sample_weight, _check_y_t
 # [1/4, 1/2] that of two hold-out estimates of different repetitions.
 RHO1_RANGE = (0.0, 0.5)
 RHO2_RANGE = (0.25, 0.5)
-
-CORRELATIONS = ("wang2019", "wang2015", "independent")
 
 COUNT_COLUMNS = ("TP", "FP", "FN", "TN")
 

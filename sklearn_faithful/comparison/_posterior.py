@@ -32,8 +32,7 @@ from ..utils._results import (
     _SampledPosterior,
 )
 from ..utils._validation import CONFIDENCE_LEVEL, RANDOM_STATE, _validate_init_params
-
-METRICS = ("precision", "recall", "f1")
+from ._options import METRICS
 
 _SHAPE_CONSTRAINTS = {
     "a": [Interval(Real, 0, None, closed="neither")],

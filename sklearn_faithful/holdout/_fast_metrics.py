@@ -32,6 +32,7 @@ from sklearn.utils.parallel import delayed
 from ..metrics import _confidence as conf
 from ..metrics._prf import _precision_recall_fscore, _zero_division_value
 from ..utils._compat import parallel_as_completed
+from ._options import CONFIDENCE_METRIC_NAMES, LABEL_METRIC_NAMES
 
 # metric function -> (kind, which, default beta)
 _KNOWN = {
@@ -45,14 +46,11 @@ _KNOWN = {
     conf.cf1_score: ("cprf", "f", 1.0),
     conf.cfbeta_score: ("cprf", "f", None),
 }
+_LABEL_FUNCS = (skm.accuracy_score, skm.precision_score, skm.recall_score, skm.f1_score)
+_CONFIDENCE_FUNCS = (conf.cprecision_score, conf.crecall_score, conf.cf1_score)
 _NAMES = {
-    "accuracy": skm.accuracy_score,
-    "precision": skm.precision_score,
-    "recall": skm.recall_score,
-    "f1": skm.f1_score,
-    "cprecision": conf.cprecision_score,
-    "crecall": conf.crecall_score,
-    "cf1": conf.cf1_score,
+    **dict(zip(LABEL_METRIC_NAMES, _LABEL_FUNCS, strict=True)),
+    **dict(zip(CONFIDENCE_METRIC_NAMES, _CONFIDENCE_FUNCS, strict=True)),
 }
 # scikit-learn's metrics of label predictions (1-D y_pred only)
 LABEL_METRICS = frozenset(

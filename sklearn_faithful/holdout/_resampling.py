@@ -48,6 +48,7 @@ from ._fast_metrics import (
     resolve_metric,
     run_resamples,
 )
+from ._options import INTERVAL_METHODS
 
 
 @dataclass(frozen=True)
@@ -543,7 +544,7 @@ def _bootstrap_values(
         "y_true": ["array-like"],
         "y_pred": ["array-like"],
         **_RESAMPLING_CONSTRAINTS,
-        "method": [StrOptions({"percentile", "basic", "bca"})],
+        "method": [StrOptions(set(INTERVAL_METHODS))],
     },
     # the user's metric validates its own metric_kwargs on every call
     prefer_skip_nested_validation=False,

@@ -30,7 +30,8 @@ from ..utils._validation import (
     _unique_labels,
     _warn_rows_not_normalized,
 )
-from ._prf import AVERAGE_OPTIONS, _precision_recall_fscore
+from ._options import AVERAGE_OPTIONS
+from ._prf import _precision_recall_fscore
 
 _PRF_CONSTRAINTS = {
     "y_true": ["array-like"],

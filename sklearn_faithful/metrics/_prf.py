@@ -15,8 +15,6 @@ import warnings
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-AVERAGE_OPTIONS = ("binary", "micro", "macro", "weighted")
-
 
 def _zero_division_value(zero_division):
     """The value of an undefined ratio: 0.0 for ``"warn"``, else the option."""

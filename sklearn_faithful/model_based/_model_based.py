@@ -50,10 +50,7 @@ from ..utils._validation import (
     _validate_init_params,
     _validate_method,
 )
-
-METHODS = ("goyal2023", "delta", "ppi")
-# the methods that take the metric model's errors from precision and FOR
-RATE_METHODS = ("goyal2023", "delta")
+from ._options import METHODS, RATE_METHODS
 
 
 @dataclass(frozen=True)

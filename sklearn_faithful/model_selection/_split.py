@@ -28,8 +28,7 @@ from ..utils._validation import (
     _validate_init_params,
     _validate_method,
 )
-
-_MAX_REPETITIONS = 15
+from ._options import MAX_REPETITIONS as _MAX_REPETITIONS
 
 _SPLIT_DATA = {
     "X": ["array-like", "sparse matrix"],

@@ -1,0 +1,164 @@
+"""Argument types and the option groups that several commands share.
+
+Nothing here imports numpy, scipy or scikit-learn, so that ``--help`` stays
+fast; the choices come from the rooms' light ``_options`` modules.
+"""
+
+import argparse
+
+from ..holdout._options import METRIC_NAMES
+from ..metrics._options import AVERAGE_OPTIONS
+from ..model_selection._options import MAX_REPETITIONS
+
+# tagging schemes of CoNLL files, as seqeval names them
+SCHEMES = ("IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU")
+
+RAW = argparse.RawDescriptionHelpFormatter
+
+
+def seed(text):
+    """An argparse type: a seed is a whole number from 0 to 2**32 - 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a seed; use a whole number from 0 to 4294967295"
+        )
+    return value
+
+
+def number(low=None, high=None, *, kind=float, low_open=False, high_open=False):
+    """An argparse type: a number in a range, with the range in the message."""
+
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        ok = value is not None and value == value  # NaN fails
+        if ok and low is not None:
+            ok = value > low if low_open else value >= low
+        if ok and high is not None:
+            ok = value < high if high_open else value <= high
+        if not ok:
+            what = "a whole number" if kind is int else "a number"
+            lo = "" if low is None else f"{'>' if low_open else '>='} {low}"
+            hi = "" if high is None else f"{'<' if high_open else '<='} {high}"
+            rng = " and ".join(part for part in (lo, hi) if part)
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not {what}" + (f" {rng}" if rng else "")
+            )
+        return value
+
+    return parse
+
+
+LEVEL = number(0, 1, low_open=True, high_open=True)
+THRESHOLD = number(0.5, 1, low_open=True, high_open=True)
+REPETITIONS = number(1, MAX_REPETITIONS, kind=int)
+
+
+def add_format(p):
+    """``--format text|json``, the last option of every file command."""
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text: a table for people; json: a stable schema for programs "
+        "(doc/cli.rst) (default: text)",
+    )
+
+
+def add_random_state(p, what="seed of the resampling"):
+    p.add_argument(
+        "--random-state",
+        type=seed,
+        default=0,
+        help=f"{what} (default: 0); the same seed gives the numbers of the Python API",
+    )
+
+
+def add_label_options(g, what="the label"):
+    """``--column`` and ``--field``: where a table or JSON Lines file keeps labels."""
+    g.add_argument("--column", help=f"CSV/TSV files: the column that holds {what}")
+    g.add_argument("--field", help=f"JSON Lines files: the field that holds {what}")
+
+
+def add_scheme(p):
+    p.add_argument(
+        "--scheme",
+        choices=SCHEMES,
+        default="IOB2",
+        help="CoNLL tagging scheme; BIO is IOB2 (default: IOB2)",
+    )
+
+
+def add_inputs(p, *, tests=None):
+    """The input, metric and resampling options of ``compare`` and ``interval``.
+
+    ``tests`` is the tuple of ``--test`` choices, the first the default; None
+    for a command that tests nothing.
+    """
+    g = p.add_argument_group("inputs")
+    add_label_options(g)
+    g.add_argument(
+        "--classes",
+        help="plain 2-D .npy probability files: the class of each column, A,B,C",
+    )
+    g.add_argument(
+        "--conll",
+        action="store_true",
+        help="the files are CoNLL (one token a line, blank lines between "
+        "sentences): entity-level scores over sentences, spans by seqeval "
+        "(pip install 'sklearn-faithful[nlp]')",
+    )
+    add_scheme(g)
+    g.add_argument(
+        "--tag-column",
+        type=int,
+        default=-1,
+        help="CoNLL column of the tags, 0-based; -1 is the last (default: -1)",
+    )
+    m = p.add_argument_group("metric")
+    m.add_argument(
+        "--metric",
+        choices=METRIC_NAMES,
+        default=None,
+        help="c-metrics take probability files as systems (default: accuracy; "
+        "f1 with --conll)",
+    )
+    m.add_argument(
+        "--average",
+        choices=AVERAGE_OPTIONS,
+        default="macro",
+        help="averaging of precision, recall, F1 and the c-metrics (default: macro)",
+    )
+    m.add_argument("--pos-label", help="the positive class for --average binary")
+    r = p.add_argument_group("resampling")
+    if tests:
+        r.add_argument(
+            "--test",
+            choices=tests,
+            default=tests[0],
+            help=f"how each system is tested against the first (default: {tests[0]})",
+        )
+    r.add_argument(
+        "--n-resamples",
+        type=number(2, kind=int),
+        default=9999,
+        help="bootstrap resamples or permutations (default: 9999)",
+    )
+    r.add_argument(
+        "--confidence-level",
+        type=LEVEL,
+        default=0.95,
+        help="level of the intervals (default: 0.95)",
+    )
+
+
+def resolve_metric(args):
+    """The default metric: accuracy of labels, entity-level F1 of CoNLL files."""
+    if args.metric is None:
+        args.metric = "f1" if args.conll else "accuracy"

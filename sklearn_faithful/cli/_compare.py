@@ -1,0 +1,249 @@
+"""``sklearn-faithful compare``: systems' predictions on the same gold labels."""
+
+from ..comparison._options import METRICS as BAYES_METRICS
+from ._arguments import (
+    RAW,
+    REPETITIONS,
+    THRESHOLD,
+    add_format,
+    add_inputs,
+    add_random_state,
+    number,
+    resolve_metric,
+)
+from ._output import fmt, fmt_interval, header, level, metric_text, table
+
+NAME = "compare"
+
+# how each system is tested against the baseline, the first the default:
+# the functions of holdout, and the paired Bayes test of comparison on the
+# test halves of an m x 2 BCV of the items
+TESTS = ("paired-bootstrap", "permutation", "sign", "paired-bayes")
+
+EPILOG = """\
+examples:
+  sklearn-faithful compare gold.txt sysA.txt sysB.txt --metric f1 --average macro
+  sklearn-faithful compare gold.txt a.txt b.txt c.txt --test permutation --format json
+  sklearn-faithful compare gold.tsv a.tsv b.tsv --column label --test sign
+  sklearn-faithful compare gold.jsonl a.jsonl b.jsonl --field label
+  sklearn-faithful compare gold.txt a.csv b.csv --metric cf1    # probability files
+  sklearn-faithful compare gold.conll a.conll b.conll --conll --metric f1 \\
+      --test paired-bayes                       # entity level, needs [nlp]
+"""
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser(
+        NAME,
+        help="compare systems' predictions on the same gold labels",
+        description="Score each system with a bootstrap interval and test each "
+        "against the first (the baseline) on the same items. Files hold one "
+        "item per line, matched by position. With more than two systems the "
+        "p-values are adjusted by Holm's method.",
+        epilog=EPILOG,
+        formatter_class=RAW,
+    )
+    p.add_argument(
+        "files", nargs="+", metavar="FILE", help="GOLD SYS_A SYS_B [SYS_C ...]"
+    )
+    add_inputs(p, tests=TESTS)
+    b = p.add_argument_group("paired-bayes")
+    b.add_argument(
+        "--repetitions",
+        type=REPETITIONS,
+        default=3,
+        help="m of the m x 2 BCV halves of the items (default: 3)",
+    )
+    b.add_argument(
+        "--rope",
+        type=number(0),
+        default=0.0,
+        help="half-width of the region of practical equivalence (default: 0)",
+    )
+    b.add_argument(
+        "--threshold",
+        type=THRESHOLD,
+        default=0.95,
+        help="posterior probability a decision needs (default: 0.95)",
+    )
+    p.add_argument(
+        "--n-jobs",
+        type=int,
+        default=None,
+        help="systems and comparisons computed in parallel threads (default: 1)",
+    )
+    add_random_state(p)
+    add_format(p)
+    return p
+
+
+def _compare_one(data, which, args, splits):
+    """System ``which`` against the first: the chosen test's fields."""
+    from ..holdout import paired_bootstrap_test, paired_permutation_test, sign_test
+    from ._io import InputError
+    from ._output import bayes_fields, paired_test_fields, sign_test_fields
+
+    a, b = data.preds[0], data.preds[which]
+    if args.test == "paired-bayes":
+        from ..comparison import paired_bayes_test
+
+        if data.kind != "conll" and args.metric not in BAYES_METRICS:
+            raise InputError(
+                f"--test paired-bayes compares {', '.join(BAYES_METRICS)} from "
+                f"per-split counts; --metric {args.metric} is not one of them."
+            )
+        average = "micro" if data.kind == "conll" else args.average
+        res = paired_bayes_test(
+            data.split_counts(0, splits, average),
+            data.split_counts(which, splits, average),
+            metric=args.metric,
+            average="binary" if data.kind == "conll" else average,
+            rope=args.rope,
+            confidence_level=args.confidence_level,
+        )
+        return {"pvalue": None, **bayes_fields(res, args.threshold)}
+    if args.test == "sign":
+        if data.kind != "labels":
+            raise InputError(
+                "--test sign counts the items exactly one system gets right; it "
+                "needs label files, not probabilities or CoNLL entities."
+            )
+        res = sign_test(data.y_true, a, b, confidence_level=args.confidence_level)
+        return sign_test_fields(res)
+    func = {
+        "paired-bootstrap": paired_bootstrap_test,
+        "permutation": paired_permutation_test,
+    }[args.test]
+    res = func(
+        data.y_true,
+        a,
+        b,
+        metric=data.metric,
+        metric_kwargs=data.metric_kwargs,
+        n_resamples=args.n_resamples,
+        confidence_level=args.confidence_level,
+        random_state=args.random_state,
+    )
+    return paired_test_fields(res)
+
+
+def _bcv_test_sets(data, args):
+    """The test halves of the m x 2 BCV over the items, for paired-bayes."""
+    import numpy as np
+
+    from ..model_selection import BlockRegularizedMx2CV
+
+    cv = BlockRegularizedMx2CV(args.repetitions, random_state=args.random_state)
+    n = data.y_true.shape[0]
+    y = data.type_counts if data.kind == "conll" else data.y_true
+    return [test for _, test in cv.split(np.zeros((n, 1)), y)]
+
+
+def run(args):
+    from joblib import Parallel, delayed
+
+    from ..utils._multitest import holm
+    from ._io import InputError
+    from ._output import interval_fields, num
+    from ._systems import Systems, interval_of
+
+    if len(args.files) < 3:
+        raise InputError(
+            "compare needs the gold file and at least two system files: "
+            "GOLD SYS_A SYS_B [SYS_C ...]."
+        )
+    resolve_metric(args)
+    data = Systems(args, args.files)
+    bayes = args.test == "paired-bayes"
+    splits = _bcv_test_sets(data, args) if bayes else None
+    k = len(data.preds)
+    jobs = [delayed(interval_of)(data, i, args) for i in range(k)]
+    jobs += [delayed(_compare_one)(data, i, args, splits) for i in range(1, k)]
+    out = Parallel(n_jobs=args.n_jobs, prefer="threads")(jobs)
+    intervals, tests = out[:k], out[k:]
+    adjust = not bayes and k > 2
+    if adjust:
+        adjusted = holm([t["pvalue"] for t in tests])
+    systems = []
+    for i, (name, res) in enumerate(zip(data.names, intervals, strict=True)):
+        row = {"name": name, "baseline": i == 0, **interval_fields(res)}
+        if i:
+            row.update(tests[i - 1])
+            if args.test == "sign":
+                row["difference"] = num(res.statistic - intervals[0].statistic)
+            if not bayes:
+                row["pvalue_adjusted"] = (
+                    num(adjusted[i - 1]) if adjust else row["pvalue"]
+                )
+        systems.append(row)
+    return header(
+        NAME,
+        args,
+        **data.fields(args),
+        test=args.test,
+        n_resamples=args.n_resamples,
+        confidence_level=args.confidence_level,
+        repetitions=args.repetitions if bayes else None,
+        rope=args.rope if bayes else None,
+        multiple_comparisons="holm" if adjust else "none",
+        systems=systems,
+    )
+
+
+def text(p):
+    lev = level(p["confidence_level"])
+    metric = metric_text(p)
+    test = {
+        "paired-bootstrap": f"paired bootstrap, {p['n_resamples']} resamples",
+        "permutation": f"paired permutation, {p['n_resamples']} permutations",
+        "sign": "exact sign test",
+        "paired-bayes": f"paired Bayes test on {p['repetitions']}x2 BCV halves",
+    }[p["test"]]
+    lines = [
+        f"{metric} on {p['n_items']} {p['items']} of {p['gold']}; {test}; "
+        f"random_state={p['random_state']}",
+        "",
+    ]
+    bayes = p["test"] == "paired-bayes"
+    head = [
+        "System",
+        f"{p['metric']} ({lev} CI)",
+        f"Δ vs baseline ({lev} CI)",
+        "P(B better)" if bayes else "p-value",
+    ]
+    if bayes:
+        head.append("decision")
+    rows = []
+    for s in p["systems"]:
+        score = f"{fmt(s['score'])} {fmt_interval(s['interval'])}"
+        if s["baseline"]:
+            rows.append([f"Baseline: {s['name']}", score, "", ""] + [""] * bayes)
+            continue
+        diff = fmt(s["difference"], signed=True)
+        if s.get("difference_interval"):
+            diff += " " + fmt_interval(s["difference_interval"], signed=True)
+        if p["test"] == "sign":
+            diff += f"  B won {s['n_b_better']}, A won {s['n_a_better']}"
+        if bayes:
+            rows.append([s["name"], score, diff, fmt(s["p_h1"]), s["decision"]])
+        else:
+            star = " *" if s["pvalue_adjusted"] < 1 - p["confidence_level"] else ""
+            rows.append([s["name"], score, diff, f"{s['pvalue_adjusted']:.4f}{star}"])
+    lines += table(head, rows)
+    lines.append("")
+    if bayes:
+        lines.append(
+            "P(B better) is the posterior probability that the system beats the "
+            "baseline; decision claims only what reaches the threshold."
+        )
+    else:
+        alpha = f"{1 - p['confidence_level']:.3g}"
+        if p["multiple_comparisons"] == "holm":
+            n = len(p["systems"]) - 1
+            lines.append(
+                f"p-values adjusted for {n} comparisons with the baseline by "
+                f"Holm's method; * p < {alpha}."
+            )
+        else:
+            lines.append(f"* p < {alpha}.")
+    return "\n".join(lines)

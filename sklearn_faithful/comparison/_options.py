@@ -1,0 +1,15 @@
+"""The comparison room's option lists, light enough for the command line.
+
+No numpy, scipy or scikit-learn here: ``sklearn-faithful --help`` reads these
+lists without importing them. The room's functions validate against the same
+tuples, so each rule has one home.
+"""
+
+# the metrics of the Bayes tests, their posteriors and BayesModelComparison
+METRICS = ("precision", "recall", "f1")
+
+# ``average`` of the Bayes tests over per-class counts
+AVERAGES = ("binary", "micro", "macro")
+
+# named correlation factors of the effective counts (Wang & Li 2019, eq. 16)
+CORRELATIONS = ("wang2019", "wang2015", "independent")

@@ -1,0 +1,15 @@
+"""The holdout room's option lists, light enough for the command line.
+
+No numpy, scipy or scikit-learn here: ``sklearn-faithful --help`` reads these
+lists without importing them. The room's functions validate against the same
+tuples, so each rule has one home.
+"""
+
+# metric names the resampling functions take for ``metric=``: metrics of label
+# predictions, then the confidence metrics, which take probabilities
+LABEL_METRIC_NAMES = ("accuracy", "precision", "recall", "f1")
+CONFIDENCE_METRIC_NAMES = ("cprecision", "crecall", "cf1")
+METRIC_NAMES = LABEL_METRIC_NAMES + CONFIDENCE_METRIC_NAMES
+
+# ``method`` of bootstrap_confidence_interval
+INTERVAL_METHODS = ("percentile", "basic", "bca")

@@ -1,0 +1,126 @@
+"""Data and helpers shared by the command-line tests."""
+
+import contextlib
+import io
+import json
+
+import numpy as np
+
+from sklearn_faithful.cli import main
+
+CLASSES = np.array(["neg", "neu", "pos"])
+
+# Table 5 of Wang & Li (2019): (n_gold, n_pred, n_correct) of the two models
+TRIPLES_A = [[3146, 2242, 2088], [3175, 2298, 2109], [3142, 2288, 2098],
+             [3179, 2250, 2085], [3143, 2261, 2069], [3178, 2245, 2068]]  # fmt: skip
+TRIPLES_B = [[3146, 2226, 2075], [3175, 2289, 2114], [3142, 2255, 2080],
+             [3179, 2229, 2071], [3143, 2210, 2041], [3178, 2218, 2054]]  # fmt: skip
+
+# Goyal, Hu & Gupta (2023), Table 1, BOLD: the summary numbers of its row
+BOLD = ["--mean-c", "0.00456", "--n-c", "23679", "--mean-t", "0.00236",
+        "--n-t", "23679", "--precision", "0.8897",
+        "--false-omission-rate", "0.22769"]  # fmt: skip
+
+GOLD_CONLL = """\
+-DOCSTART- O
+
+EU B-ORG
+rejects O
+German B-MISC
+call O
+
+Peter B-PER
+Blackburn I-PER
+
+BRUSSELS B-LOC
+1996-08-22 O
+
+Germany B-LOC
+'s O
+Werner B-PER
+Zwingmann I-PER
+"""
+
+
+def write(path, lines):
+    """Write one line per value; return the path as str."""
+    path.write_text("".join(f"{v}\n" for v in lines), encoding="utf-8")
+    return str(path)
+
+
+def systems(n=300, seed=0):
+    """Gold labels and three systems' predictions of them, as str arrays."""
+    rng = np.random.default_rng(seed)
+    y = rng.choice(CLASSES, n)
+
+    def noisy(p):
+        return np.where(rng.random(n) < p, y, rng.choice(CLASSES, n))
+
+    return y, noisy(0.7), noisy(0.85), noisy(0.72)
+
+
+def metric_model_outputs(n=2000, m=200, seed=0):
+    """What a user of ``model-based --method ppi`` holds, for C and for T.
+
+    For each system: the metric model's label ('toxic' or 'ok') of its ``n``
+    outputs, and an annotated random sample of ``m`` of them with the metric
+    model's and the real label. Both systems are toxic 10% of the time, but
+    the metric model, which finds 90% of the toxic outputs, also flags 6% of
+    C's clean outputs and 14% of T's (T writes in a style it mistakes).
+    """
+    rng = np.random.default_rng(seed)
+    word = np.array(["ok", "toxic"])
+    out = {}
+    for side, false_flags in (("c", 0.06), ("t", 0.14)):
+        real = rng.random(n) < 0.10
+        flag = np.where(real, rng.random(n) < 0.9, rng.random(n) < false_flags)
+        sample = rng.choice(n, m, replace=False)
+        out[side] = (word[flag.astype(int)], word[flag[sample].astype(int)],
+                     word[real[sample].astype(int)])  # fmt: skip
+    return out
+
+
+def run_main(argv):
+    """``main(argv)``'s exit status and standard output."""
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        code = main(argv)
+    return code, buf.getvalue()
+
+
+def main_json(argv):
+    """The JSON payload of a command that succeeds."""
+    code, out = run_main(argv)
+    assert code == 0
+    return json.loads(out)
+
+
+def ok(runs, name):
+    """The standard output of one of the ``runs`` fixture's commands."""
+    code, out, err = runs[name]
+    assert code == 0, err
+    assert "Traceback" not in err
+    return out
+
+
+def error(capsys, argv):
+    """The one-line error of a command that fails on bad input (status 2)."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.startswith(f"sklearn-faithful {argv[0]}: error: ")
+    return err
+
+
+def write_doc_files(d):
+    """The files the examples of doc/cli.rst run on, under their names there."""
+    y, a, b, c = systems()
+    for name, values in (("gold", y), ("sysA", a), ("sysB", b), ("sysC", c)):
+        write(d / f"{name}.txt", values)
+    for name, triples in (("counts_a", TRIPLES_A), ("counts_b", TRIPLES_B)):
+        rows = [" ".join(map(str, r)) for r in triples]
+        write(d / f"{name}.txt", ["n_gold n_pred n_correct", *rows])
+    for side, (labels, pred, real) in metric_model_outputs().items():
+        write(d / f"labels_{side}.txt", labels)
+        rows = [f"{p}\t{r}" for p, r in zip(pred, real, strict=True)]
+        write(d / f"annotated_{side}.tsv", ["prediction\tlabel", *rows])

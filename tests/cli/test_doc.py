@@ -1,0 +1,91 @@
+"""doc/cli.rst shows what the commands print, and documents every JSON key."""
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from ._util import main_json, ok, run_main, write_doc_files
+
+DOC = Path(__file__).parents[2] / "doc" / "cli.rst"
+
+pytestmark = pytest.mark.skipif(not DOC.exists(), reason="needs the doc folder")
+
+
+def _examples():
+    """``(argv, shown lines)`` of every ``$ sklearn-faithful`` run in the page."""
+    lines = DOC.read_text(encoding="utf-8").splitlines()
+    out = []
+    i = 0
+    while i < len(lines):
+        line = lines[i].strip()
+        if not line.startswith("$ sklearn-faithful "):
+            i += 1
+            continue
+        command = line[2:]
+        while command.endswith("\\"):
+            i += 1
+            command = command[:-1] + lines[i].strip()
+        shown = []
+        i += 1
+        while i < len(lines) and (not lines[i].strip() or lines[i].startswith(" ")):
+            if lines[i].strip().startswith("$ "):
+                break
+            shown.append(lines[i].strip())
+            i += 1
+        out.append((shlex.split(command)[1:], [s for s in shown if s]))
+    return out
+
+
+def test_the_page_shows_every_command():
+    commands = {argv[0] for argv, _ in _examples()}
+    assert commands == {
+        "compare", "interval", "split", "bayes-test", "plan", "model-based"
+    }  # fmt: skip
+
+
+def test_the_page_shows_what_the_commands_print(tmp_path, monkeypatch):
+    write_doc_files(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    for argv, shown in _examples():
+        code, out = run_main(argv)
+        assert code == 0, argv
+        printed = [line.strip() for line in out.splitlines()]
+        for line in shown:
+            if line != "...":
+                assert line in printed, (argv, line)
+
+
+def _keys(value):
+    """Every key of a JSON payload, at any depth."""
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in _keys(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in _keys(v)}
+    return set()
+
+
+def test_every_json_key_is_documented(runs, files):
+    text = DOC.read_text(encoding="utf-8")
+    schema = text[text.index("\nJSON output\n") :]
+    documented = set(re.findall(r"``(\w+)``", schema)) | {"n", "theta"}
+    payloads = [
+        json.loads(ok(runs, name))
+        for name in ("compare", "interval", "split", "plan", "model-based-ppi")
+    ]
+    base = ["--format", "json"]
+    payloads += [
+        main_json(["bayes-test", files["ta"], files["tb"], "--triples", *base]),
+        main_json(["bayes-test", files["ta"], files["tb"], "--triples", "--unpaired",
+                   "--rope", "0.01", *base]),
+        main_json(["compare", files["y_txt"], files["a_txt"], files["b_txt"],
+                   "--test", "sign", *base]),
+        main_json(["compare", files["y_txt"], files["a_txt"], files["b_txt"],
+                   "--metric", "f1", "--test", "paired-bayes", "--rope", "0.01",
+                   *base]),
+    ]  # fmt: skip
+    for payload in payloads:
+        missing = _keys(payload) - documented
+        assert not missing, (payload["command"], missing)
