@@ -315,7 +315,7 @@ class BayesModelComparison(BaseEstimator):
     See Also
     --------
     bayes_test : The test on counts you already have.
-    BlockRegularized3x2CV : The default splitter.
+    sklearn_faithful.model_selection.BlockRegularized3x2CV : The default splitter.
 
     References
     ----------

@@ -209,7 +209,8 @@ class ModelComparison(BaseEstimator):
     --------
     BayesModelComparison : Precision, recall and F1 of two classifiers, with
         the Bayes test of Wang & Li (2019).
-    friedman_test : Several methods over several data sets.
+    sklearn_faithful.multi_dataset.friedman_test : Several methods over several
+        data sets.
 
     Notes
     -----

@@ -644,7 +644,7 @@ class BayesianSignedRankTestResult(_DecidesMixin):
 
     Follows baycomp's ``SignedRankTest``: the probabilities of the three
     regions and the posterior sample they come from, with ``decide`` and
-    ``summary`` as in :class:`PairedBayesTestResult`.
+    ``summary`` as in :class:`~sklearn_faithful.comparison.PairedBayesTestResult`.
 
     Attributes
     ----------
