@@ -138,15 +138,20 @@ def test_bayes_model_comparison_decides(data):
     assert comp.fit(X, y).decide(0.95) is not None
 
 
-def test_the_papers_test_is_one_argument_away(data):
-    X, y = data
+def _the_papers_test(data, correlation):
+    """BayesModelComparison(paired=False, correlation=...), fitted."""
     comp = BayesModelComparison(
         GaussianNB(),
         LogisticRegression(),
         paired=False,
-        correlation="wang2019",
+        correlation=correlation,
         random_state=0,
-    ).fit(X, y)
+    )
+    return comp.fit(*data)
+
+
+def test_the_papers_test_is_one_argument_away(data):
+    comp = _the_papers_test(data, "wang2019")
     assert isinstance(comp.results_["f1"], BayesTestResult)
     assert comp.results_["f1"].decision in {"accept H0", "accept H1"}
 
@@ -156,14 +161,7 @@ def test_the_papers_test_is_one_argument_away(data):
 
 @runs("sklearn_faithful.comparison.bayes_test")
 def test_interval_of_f1_on_an_mx2_cv(data):
-    X, y = data
-    comp = BayesModelComparison(
-        GaussianNB(),
-        LogisticRegression(),
-        paired=False,
-        correlation="wang2015",
-        random_state=0,
-    ).fit(X, y)
+    comp = _the_papers_test(data, "wang2015")
     res = bayes_test(comp.counts_a_, comp.counts_b_, correlation="wang2015")
     assert res.interval_a.low < res.mean_a < res.interval_a.high
     assert res.interval_b.low < res.mean_b < res.interval_b.high
