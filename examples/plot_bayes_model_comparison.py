@@ -9,10 +9,11 @@ cross-validation and runs the Bayes test of Wang & Li (2019) on precision,
 recall and F1. Here model A is a Gaussian naive Bayes and model B a scaled
 logistic regression, on the breast-cancer data that ships with scikit-learn.
 
-The unpaired test (the paper's) gives each model its own posterior; the
-paired test (``paired=True``) has one posterior, of the difference B - A,
-computed from the per-split differences, which uses that both models are
-scored on the same items. Read the claim from ``decide(0.95)``: "B better",
+The unpaired test (the paper's, ``paired=False, correlation="wang2019"``)
+gives each model its own posterior; the paired test (``paired=True``, the
+default) has one posterior, of the difference B - A, computed from the
+per-split differences, which uses that both models are scored on the same
+items. Read the claim from ``decide(0.95)``: "B better",
 "B not better", "undecided", and with a rope also "equivalent" and "B worse".
 Every number here is about the models trained on half the data.
 
@@ -47,7 +48,12 @@ def main(argv):
     model_a = GaussianNB()
     model_b = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
     unpaired = BayesModelComparison(
-        model_a, model_b, rope=ROPE, random_state=RANDOM_STATE
+        model_a,
+        model_b,
+        paired=False,
+        correlation="wang2019",
+        rope=ROPE,
+        random_state=RANDOM_STATE,
     ).fit(X, y)
     paired = BayesModelComparison(
         model_a, model_b, paired=True, rope=ROPE, random_state=RANDOM_STATE

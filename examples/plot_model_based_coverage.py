@@ -21,12 +21,16 @@ and FOR are estimated. Three 95% intervals of the true effect are compared:
 - delta: around the corrected effect, with the annotated set's uncertainty
   (``method="delta"``, this package's extension).
 
-Run: python examples/plot_model_based_coverage.py [figure.png] (with a path,
-the figure is written there; without one, it is shown). It takes about a
-minute, so the documentation runs it only in a full build.
-"""
+What it shows (random_state=0): the naive interval and the paper's are
+centred on the observed difference (0.050), not on the true effect
+(0.0375), and cover it in only 83-85% and 86-88% of replicates however large
+the annotated set; the delta interval covers it in 93.6% with 40 annotated
+items and 94.7-95.2% from 100 on, and is the narrowest of the three.
 
-# docs-gallery: slow
+Run: python examples/plot_model_based_coverage.py [figure.png] (with a path,
+the figure is written there; without one, it is shown). It takes a few
+seconds.
+"""
 
 import sys
 

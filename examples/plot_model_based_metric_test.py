@@ -18,15 +18,21 @@ paper's (eq. 14) and the delta-method interval of the corrected effect. The
 figure draws them side by side, with the true difference of toxic rates,
 which the simulation knows.
 
+This is the paper's method, ``method="goyal2023"``, which pools the two
+annotated samples to measure precision and FOR once. The package's default,
+``method="ppi"``, would use each generator's annotated sample to correct that
+generator's own rate, and assumes nothing about the classifier's errors (see
+the user guide, "My metric is itself a classifier").
+
 What it shows (seed 0): the classifier misses most toxic texts (they use
-words it never saw), so its FOR is large and the paper's interval is wider
-than the naive one. But none of the three intervals is centred near the true
-difference (0.020): the paper's model takes ``P(real | observed)`` as fixed,
-while here the classifier's errors depend on the real label, so precision
-and FOR shift with each system's share of toxic texts and the corrected
-effect ``(precision - FOR) d`` (0.006) underestimates the truth. The coverage
-example, which simulates the paper's own model, is where the correction
-works.
+words it never saw), so its FOR (0.073) is far from 0 and the paper's
+interval is wider than the naive one. But none of the three intervals is
+centred near the true difference (0.020): the paper's model takes
+``P(real | observed)`` as fixed, while here the classifier's errors depend on
+the real label, so precision and FOR shift with each system's share of toxic
+texts and the corrected effect ``(precision - FOR) d`` (0.006) underestimates
+the truth. The coverage example, which simulates the paper's own model, is
+where the correction works.
 
 Run: python examples/plot_model_based_metric_test.py [figure.png] (with a path,
 the figure is written there; without one, it is shown).
@@ -77,7 +83,7 @@ def main(argv):
     ann_c, y_c = generate(rng, 300, rates["C"])
     ann_t, y_t = generate(rng, 300, rates["T"])
     test = ModelBasedMetricTest(metric_model, method="goyal2023")
-    test.fit(ann_c + ann_t, np.r_[y_c, y_t])
+    test = test.fit(ann_c + ann_t, np.r_[y_c, y_t])
     print(
         f"metric model on {test.n_annotated_} annotated texts: precision "
         f"{test.precision_:.3f}, FOR {test.false_omission_rate_:.3f}"

@@ -25,7 +25,7 @@ Every number below is about models **trained on a split's training set**
 (half of the data with the default splitter, 90% of it with 10-fold CV), not
 about the model you would refit on all of it.
 
-Everything uses data that ships with scikit-learn and runs in well under a
+Everything uses data that ships with scikit-learn and runs in under a
 minute.
 """
 
@@ -34,9 +34,13 @@ minute.
 # -------------------------
 # The default splitter is a block-regularized 5 x 2 cross-validation: 10
 # splits, each training on half of the data, stratified on the class. The
-# default test is Nadeau & Bengio's corrected resampled t-test, which
-# inflates the variance of the mean difference by ``n_test / n_train`` for the
-# overlap of the training sets. With ``reference=None`` every pair is tested
+# default ``test="auto"`` then runs the blocked m x 2 BCV t-test of Wang,
+# Wang, Jia & Li (2014), as the first line of the printout says: it divides
+# the spread of the 10 split differences by 2m = 10, not by 2m (2m - 1) as the
+# plain t-test would, to allow for the correlation that the overlapping
+# training sets put between the splits. (On any other splitter, ``"auto"``
+# runs Nadeau & Bengio's corrected resampled t-test, as in the next section.)
+# With ``reference=None`` every pair is tested
 # and the p-values are adjusted by Holm's method over the family of pairs, so
 # that reading six tests does not inflate the chance of a false claim.
 import matplotlib.pyplot as plt
@@ -131,8 +135,11 @@ labels = {name: name.replace("logisticregression__", "") for name in search_comp
 search_comp.plot(labels=labels)
 
 # %%
-# With 10-fold CV the corrected variance factor is ``1/10 + 1/9``, more than
-# twice the naive ``1/10``: the folds' training sets share 8/9 of their
+# The search's splits are not an m x 2 design, so ``test="auto"`` runs Nadeau
+# & Bengio's corrected resampled t-test, which inflates the variance of the
+# mean difference by ``n_test / n_train`` for the overlap of the training
+# sets. With 10-fold CV the corrected variance factor is ``1/10 + 1/9``, more
+# than twice the naive ``1/10``: the folds' training sets share 8/9 of their
 # samples. No runner-up is found worse than the winner once the p-values are
 # adjusted over the five tests: the search's ranking among these values of
 # ``C`` is within the noise of 10 folds. The intervals are each pair's own

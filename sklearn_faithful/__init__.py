@@ -1,25 +1,28 @@
 """sklearn-faithful: faithful model evaluation for scikit-learn.
 
 Numbers about models that a careful statistician would sign. One room per
-question, each imported on first use:
+question, each imported on first use; every public name is spelled by its
+room (``from sklearn_faithful.holdout import sign_test``):
 
 - :mod:`~sklearn_faithful.metrics`: how good is my model? Confidence metrics,
-  scorers and the probabilistic confusion matrix display.
+  their scorers and the probabilistic confusion matrix display.
 - :mod:`~sklearn_faithful.model_selection`: how do I split? The
   block-regularized m x 2 cross-validation splitters.
 - :mod:`~sklearn_faithful.holdout`: one test set: how sure is my score, and is
   B better on these items? Bootstrap intervals, paired tests, McNemar.
 - :mod:`~sklearn_faithful.comparison`: is B better than A across CV splits?
-  ``ModelComparison``, ``BayesModelComparison`` and the CV tests.
+  ``BayesModelComparison``, ``ModelComparison`` and the tests they run.
 - :mod:`~sklearn_faithful.multi_dataset`: do k methods differ over N data
   sets? Friedman, Nemenyi and the Bayesian signed-rank test.
 - :mod:`~sklearn_faithful.model_based`: my metric is itself a classifier.
-  Goyal et al. (2023) and prediction-powered inference.
+  Prediction-powered inference and Goyal et al. (2023).
 - :mod:`~sklearn_faithful.gate`: did my new model regress, and how many items
-  do I need?
-- :mod:`~sklearn_faithful.utils`: the floor: intervals and input checks.
+  do I need? A release gate on per-item scores and its sample size.
+- :mod:`~sklearn_faithful.utils`: the floor: the intervals every result
+  returns.
 
-The command line is ``sklearn-faithful`` (:mod:`sklearn_faithful.cli`).
+I have prediction files: the command line, ``sklearn-faithful`` (or
+``python -m sklearn_faithful``), in :mod:`sklearn_faithful.cli`.
 """
 
 import importlib

@@ -18,7 +18,8 @@ here accounts for that in its own way (formulas page, section F):
   Benavoli, Corani, Demsar & Zaffalon (2017).
 
 For m x 2 designs, splits ``2i`` and ``2i + 1`` are the two halves of
-repetition ``i``, as :class:`BlockRegularizedMx2CV` yields them.
+repetition ``i``, as
+:class:`~sklearn_faithful.model_selection.BlockRegularizedMx2CV` yields them.
 """
 
 import math
@@ -480,7 +481,8 @@ def paired_ttest_5x2cv(scores_a, scores_b, *, alternative="two-sided"):
         Score of the reference model A on each split of an m x 2 CV (10 for
         5x2 CV), higher is better. Splits ``2i`` and ``2i + 1`` are the two
         halves of repetition ``i`` (train on one half and test on the other,
-        then the reverse), as :class:`BlockRegularizedMx2CV` yields them.
+        then the reverse), as
+        :class:`~sklearn_faithful.model_selection.BlockRegularizedMx2CV` yields them.
 
     scores_b : array-like of shape (2 * m,)
         Score of the candidate model B on the same splits, in the same order.
@@ -554,7 +556,8 @@ def combined_ftest_5x2cv(scores_a, scores_b):
         Score of the reference model A on each split of an m x 2 CV (10 for
         5x2 CV), higher is better. Splits ``2i`` and ``2i + 1`` are the two
         halves of repetition ``i`` (train on one half and test on the other,
-        then the reverse), as :class:`BlockRegularizedMx2CV` yields them.
+        then the reverse), as
+        :class:`~sklearn_faithful.model_selection.BlockRegularizedMx2CV` yields them.
 
     scores_b : array-like of shape (2 * m,)
         Score of the candidate model B on the same splits, in the same order.
@@ -636,7 +639,7 @@ def blocked_mx2cv_ttest(scores_a, scores_b, *, alternative="two-sided"):
     scores_a : array-like of shape (2 * m,)
         Score of the reference model A on each split of a block-regularized
         m x 2 CV (6 for 3x2 BCV), higher is better, in the order
-        :class:`BlockRegularizedMx2CV` yields them.
+        :class:`~sklearn_faithful.model_selection.BlockRegularizedMx2CV` yields them.
 
     scores_b : array-like of shape (2 * m,)
         Score of the candidate model B on the same splits, in the same order.

@@ -184,7 +184,8 @@ class ModelComparison(_BaseComparison):
     --------
     BayesModelComparison : Precision, recall and F1 of two classifiers, with
         the Bayes test of Wang & Li (2019).
-    friedman_test : Several methods over several data sets.
+    sklearn_faithful.multi_dataset.friedman_test : Several methods over several
+        data sets.
 
     Notes
     -----

@@ -266,10 +266,10 @@ def paired_bayes_test(
         Per-split confusion counts of the reference model A, rows ``(TP, FP,
         FN[, TN])``, in the order of the m x 2 CV: the two halves of the
         first partition, then of the second, and so on (as
-        :class:`BlockRegularized3x2CV` yields them). With ``average="micro"``
-        or ``"macro"``, one-vs-rest counts of shape (n_splits, n_classes, 3
-        or 4). Use :func:`counts_from_triples` for (gold, predicted, correct)
-        triples.
+        :class:`~sklearn_faithful.model_selection.BlockRegularized3x2CV`
+        yields them). With ``average="micro"`` or ``"macro"``, one-vs-rest
+        counts of shape (n_splits, n_classes, 3 or 4). Use
+        :func:`counts_from_triples` for (gold, predicted, correct) triples.
 
     counts_b : array-like of the same kind
         Per-split counts of the candidate model B, on the same splits.

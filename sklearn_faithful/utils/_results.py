@@ -275,7 +275,8 @@ class _DecidesMixin:
 
         Notes
         -----
-        The paper's rule (``decision`` of :class:`BayesTestResult`) picks the
+        The paper's rule (``decision`` of
+        :class:`~sklearn_faithful.comparison.BayesTestResult`) picks the
         larger of ``P(H0)`` and ``P(H1)``. Two equal models then give "accept
         H1" about half of the time, so that rule is a coin flip at the null;
         this one says "undecided" there.
