@@ -26,7 +26,9 @@ The tests must make their inputs deterministically (fixed seeds), so that
 the stored values fit the inputs of every run.
 """
 
+import importlib
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -74,6 +76,29 @@ def pytest_generate_tests(metafunc):
             ],
             indirect=True,
         )
+
+
+def pytest_collection_finish(session):
+    """Send the functions of the test modules to joblib's workers by value.
+
+    The importlib import mode keeps the repository root off sys.path, so that
+    the tests run on the installed package; a worker process can then not
+    import a test module to find, say, a metric the test passes with n_jobs=2.
+    cloudpickle, which joblib's worker processes use (the cloudpickle package
+    from joblib 1.5 on, a copy of its own before), sends such modules'
+    functions whole instead.
+    """
+    picklers = []
+    for name in ("cloudpickle", "joblib.externals.cloudpickle"):
+        try:
+            picklers.append(importlib.import_module(name))
+        except ImportError:
+            pass
+    modules = {item.module for item in session.items if hasattr(item, "module")}
+    for module in modules:
+        if sys.modules.get(module.__name__) is module:
+            for cloudpickle in picklers:
+                cloudpickle.register_pickle_by_value(module)
 
 
 _STORED = {}

@@ -96,6 +96,7 @@ def test_reference_tests_each_model_against_it(data):
 
 
 def test_regressors_on_a_continuous_target():
+    pytest.importorskip("pandas")
     X, y = make_regression(n_samples=160, n_features=5, noise=20.0, random_state=0)
     comp = ModelComparison(
         {"ridge": Ridge(), "tree": DecisionTreeRegressor(max_depth=2, random_state=0)},
