@@ -26,6 +26,7 @@ The tests must make their inputs deterministically (fixed seeds), so that
 the stored values fit the inputs of every run.
 """
 
+import functools
 import importlib
 import json
 import sys
@@ -45,12 +46,10 @@ def reference_file(test_path):
 
 
 def reference_key(node):
-    """The name of a test without its stored/live part: test_x[a-1] for both."""
-    name = node.name
-    for mode in _MODES:
-        name = name.replace(f"[{mode}-", "[").replace(f"-{mode}]", "]")
-        name = name.replace(f"-{mode}-", "-").replace(f"[{mode}]", "")
-    return name
+    """The name of a test without its stored/live id: test_x[a-1] for both."""
+    base, _, ids = node.name.partition("[")
+    kept = [part for part in ids.removesuffix("]").split("-") if part not in _MODES]
+    return f"{base}[{'-'.join(kept)}]" if kept else base
 
 
 def as_json(value):
@@ -101,13 +100,9 @@ def pytest_collection_finish(session):
                 cloudpickle.register_pickle_by_value(module)
 
 
-_STORED = {}
-
-
+@functools.cache
 def _stored_values(path):
-    if path not in _STORED:
-        _STORED[path] = json.loads(path.read_text())["values"] if path.exists() else {}
-    return _STORED[path]
+    return json.loads(path.read_text())["values"] if path.exists() else {}
 
 
 @pytest.fixture
