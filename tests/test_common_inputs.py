@@ -21,7 +21,6 @@ import types
 import warnings
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from sklearn_faithful.utils._discovery import all_public_names
@@ -296,7 +295,9 @@ LABEL_VARIANTS = {
     "uint64": lambda y: y.astype(np.uint64),
     "bool": lambda y: y.astype(bool),
     "object": lambda y: y.astype(object),
-    "pandas, non-default index": lambda y: pd.Series(y, index=np.arange(len(y)) + 1000),
+    "pandas, non-default index": lambda y: pytest.importorskip("pandas").Series(
+        y, index=np.arange(len(y)) + 1000
+    ),
     "read-only": _read_only,
     "non-contiguous": _strided,
 }
@@ -329,7 +330,9 @@ PROBA_VARIANTS = {
     "read-only": _read_only,
     "Fortran order": np.asfortranarray,
     "non-contiguous": _strided,
-    "pandas": lambda p: pd.DataFrame(p, index=np.arange(len(p)) + 7),
+    "pandas": lambda p: pytest.importorskip("pandas").DataFrame(
+        p, index=np.arange(len(p)) + 7
+    ),
 }
 
 

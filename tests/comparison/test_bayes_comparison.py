@@ -87,6 +87,7 @@ def test_summary_str_and_frame(fitted_binary):
     text = str(comp)
     for piece in ("random_state=0", "c = 0.368802", "P(H0)", "GaussianNB", "rope"):
         assert piece in text
+    pytest.importorskip("pandas")
     frame = comp.summary(as_frame=True)
     assert list(frame.index) == ["precision", "recall", "f1"]
     assert "BayesModelComparison(" in str(clone(comp))  # unfitted: the repr

@@ -4,9 +4,6 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import confusion_matrix, precision_recall_fscore_support
@@ -19,6 +16,8 @@ from sklearn_faithful.metrics import (
     crecall_score,
     probabilistic_confusion_matrix,
 )
+
+from .._hypothesis import given, hnp, settings, st
 
 AVERAGES = [None, "micro", "macro", "weighted"]
 

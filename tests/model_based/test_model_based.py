@@ -342,29 +342,34 @@ def _ppi_data(seed, n_out=3000, n_ann=200, paired=False):
     return o_c, o_t, (o_c[:n_ann], r_c), (o_t[:n_ann], r_t)
 
 
-@pytest.mark.parametrize("lam", ["auto", 1.0, 0.3])
-def test_ppi_matches_ppi_py(lam):
+def _ppi_py_mean_ci(real, pred, outputs, lam):
+    """ppi_py's 95% PPI interval of a mean, (low, high); lam="auto" tunes it."""
     ppi_py = pytest.importorskip("ppi_py")
+    lo, hi = ppi_py.ppi_mean_ci(
+        np.asarray(real, dtype=float),
+        np.asarray(pred, dtype=float),
+        np.asarray(outputs, dtype=float),
+        alpha=0.05,
+        lam=None if lam == "auto" else lam,
+    )
+    return float(lo[0]), float(hi[0])
+
+
+@pytest.mark.parametrize("lam", ["auto", 1.0, 0.3])
+def test_ppi_matches_ppi_py(lam, reference):
     o_c, o_t, ann_c, ann_t = _ppi_data(8, n_out=2500)
     o_t = o_t[:1800]  # unequal sizes
     res = ModelBasedMetricTest(None, method="ppi", lam=lam).test_labels(
         o_c, o_t, annotated_c=ann_c, annotated_t=ann_t
     )
     z = 1.959963984540054
-    ref_lam = None if lam == "auto" else lam
     for outputs, (pred, real), rate, var in (
         (o_c, ann_c, res.rate_c, res.var_model_c),
         (o_t, ann_t, res.rate_t, res.var_model_t),
     ):
-        lo, hi = ppi_py.ppi_mean_ci(
-            real.astype(float),
-            pred.astype(float),
-            outputs.astype(float),
-            alpha=0.05,
-            lam=ref_lam,
-        )
-        assert rate == pytest.approx(float((lo + hi)[0] / 2), rel=1e-10)
-        assert var == pytest.approx(float((hi - lo)[0] / (2 * z)) ** 2, rel=1e-10)
+        lo, hi = reference(_ppi_py_mean_ci, real, pred, outputs, lam)
+        assert rate == pytest.approx((lo + hi) / 2, rel=1e-10)
+        assert var == pytest.approx(((hi - lo) / (2 * z)) ** 2, rel=1e-10)
     if lam == "auto":
         assert 0 < res.lam_c < 1 and 0 < res.lam_t < 1 and res.lam_c != res.lam_t
     # independent systems: the variances add
@@ -375,23 +380,16 @@ def test_ppi_matches_ppi_py(lam):
 
 
 @pytest.mark.parametrize("lam", ["auto", 1.0])
-def test_ppi_paired_matches_ppi_py_on_the_differences(lam):
+def test_ppi_paired_matches_ppi_py_on_the_differences(lam, reference):
     # paired with the same annotated inputs: theta_T - theta_C is PPI on the
     # differences R_T - R_C with predictions O_T - O_C (one lam for both)
-    ppi_py = pytest.importorskip("ppi_py")
     o_c, o_t, (a_c, r_c), (a_t, r_t) = _ppi_data(9, paired=True)
     res = ModelBasedMetricTest(None, method="ppi", lam=lam, paired=True).test_labels(
         o_c, o_t, annotated_c=(a_c, r_c), annotated_t=(a_t, r_t)
     )
-    lo, hi = ppi_py.ppi_mean_ci(
-        (r_t - r_c).astype(float),
-        (a_t - a_c).astype(float),
-        (o_t - o_c).astype(float),
-        alpha=0.05,
-        lam=None if lam == "auto" else lam,
-    )
-    assert res.confidence_interval().low == pytest.approx(float(lo[0]), rel=1e-10)
-    assert res.confidence_interval().high == pytest.approx(float(hi[0]), rel=1e-10)
+    lo, hi = reference(_ppi_py_mean_ci, r_t - r_c, a_t - a_c, o_t - o_c, lam)
+    assert res.confidence_interval().low == pytest.approx(lo, rel=1e-10)
+    assert res.confidence_interval().high == pytest.approx(hi, rel=1e-10)
     assert res.lam_c == res.lam_t
     assert res.covariance_model > 0
 

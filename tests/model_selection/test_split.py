@@ -4,8 +4,6 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from numpy.testing import assert_array_equal
 from scipy.linalg import hadamard
 from sklearn.datasets import load_iris
@@ -21,6 +19,8 @@ from sklearn_faithful.model_selection import (
     BlockRegularized3x2CV,
     BlockRegularizedMx2CV,
 )
+
+from .._hypothesis import given, settings, st
 
 
 def _splits(cv, n, y=None, groups=None):
