@@ -651,8 +651,9 @@ class BayesianSignedRankTestResult(_BayesResultMixin):
     Follows baycomp's ``SignedRankTest``: the probabilities of the three
     regions and the posterior sample they come from, with ``decide``,
     ``credible_interval(confidence_level)`` and ``summary`` as in
-    :class:`~sklearn_faithful.comparison.PairedBayesTestResult`. The interval is of the posterior of the
-    mean difference B - A under the same Dirichlet process.
+    :class:`~sklearn_faithful.comparison.PairedBayesTestResult`. The interval
+    is of the posterior of the mean difference B - A under the same Dirichlet
+    process.
 
     Attributes
     ----------
