@@ -159,7 +159,7 @@ def intervals(data, paired):
                 method=method,
                 paired=paired,
             )
-            out[method] = test.test_labels(o_c, o_t).ci_model
+            out[method] = test.test_labels(o_c, o_t).confidence_interval()
         except ValueError:  # delta: precision <= FOR
             pass
     return out
