@@ -26,9 +26,11 @@ from ..utils._compat import (
     validate_params,
 )
 from ..utils._multitest import holm
+from ..utils._results import B_BETTER, B_WORSE, UNDECIDED
 from ..utils._validation import (
     CONFIDENCE_LEVEL,
     N_JOBS,
+    ROPE,
     _validate_init_params,
     _validate_method,
 )
@@ -240,7 +242,7 @@ class ModelComparison(_BaseComparison):
         "cv": ["cv_object"],
         "test": [StrOptions({"auto", *TESTS})],
         "reference": [str, None],
-        "rope": [Interval(Real, 0, None, closed="left")],
+        "rope": ROPE,
         "confidence_level": CONFIDENCE_LEVEL,
         "n_jobs": N_JOBS,
         "random_state": ["random_state"],
@@ -682,8 +684,8 @@ class ModelComparison(_BaseComparison):
         if self.pvalues_holm_[pair] <= 1 - threshold:  # False for NaN
             a, b = pair
             better = (self.scores_[b] - self.scores_[a]).mean() > 0
-            return "B better" if better else "B worse"
-        return "undecided"
+            return B_BETTER if better else B_WORSE
+        return UNDECIDED
 
     def _describe(self):
         bayesian = TESTS[self.test_][2]
