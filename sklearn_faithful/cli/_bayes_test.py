@@ -144,7 +144,6 @@ def _check_options(args):
 def run(args):
     from ..comparison import bayes_test, paired_bayes_test
     from ._io import InputError
-    from ._output import bayes_fields
 
     _check_options(args)
     counts_a = _read_split_counts(args.counts_a, args.triples)
@@ -177,7 +176,7 @@ def run(args):
                 rope=args.rope,
                 confidence_level=args.confidence_level,
             )
-        results.append(bayes_fields(res, args.threshold))
+        results.append({"test": res, "decision": res.decide(args.threshold)})
     return header(
         NAME,
         args,
@@ -191,6 +190,11 @@ def run(args):
         threshold=args.threshold,
         results=results,
     )
+
+
+def _tests(p):
+    """``(row, its test's result)`` of each metric of a payload."""
+    return [(r, r["test"]) for r in p["results"]]
 
 
 def text(p):
@@ -209,27 +213,27 @@ def text(p):
         head = ["metric", "A", "B", f"B - A ({lev} CI)", "P(H1)", "decision"]
         rows = [
             [
-                r["metric"],
-                fmt(r["mean_a"]),
-                fmt(r["mean_b"]),
-                f"{fmt(r['difference'], True)} "
-                + fmt_interval(r["difference_interval"], True),
-                fmt(r["p_h1"]),
+                t["metric"],
+                fmt(t["mean_a"]),
+                fmt(t["mean_b"]),
+                f"{fmt(t['difference'], True)} "
+                + fmt_interval(t["credible_interval"], True),
+                fmt(t["p_h1"]),
                 r["decision"],
             ]
-            for r in p["results"]
+            for r, t in _tests(p)
         ]
     else:
         head = ["metric", f"A ({lev} CI)", f"B ({lev} CI)", "P(H1)", "decision"]
         rows = [
             [
-                r["metric"],
-                f"{fmt(r['mean_a'])} {fmt_interval(r['interval_a'])}",
-                f"{fmt(r['mean_b'])} {fmt_interval(r['interval_b'])}",
-                fmt(r["p_h1"]),
+                t["metric"],
+                f"{fmt(t['mean_a'])} {fmt_interval(t['interval_a'])}",
+                f"{fmt(t['mean_b'])} {fmt_interval(t['interval_b'])}",
+                fmt(t["p_h1"]),
                 r["decision"],
             ]
-            for r in p["results"]
+            for r, t in _tests(p)
         ]
     lines += table(head, rows)
     lines += [
@@ -245,7 +249,7 @@ def text(p):
     else:
         lines.append(
             "The paper's rule (larger of P(H0), P(H1)): "
-            + ", ".join(f"{r['metric']} {r['paper_decision']}" for r in p["results"])
+            + ", ".join(f"{t['metric']} {t['decision']}" for _, t in _tests(p))
             + "."
         )
     return "\n".join(lines)

@@ -78,10 +78,9 @@ def add_parser(subparsers):
 
 
 def _compare_one(data, which, args, splits):
-    """System ``which`` against the first: the chosen test's fields."""
+    """System ``which`` against the first: the chosen test's result."""
     from ..holdout import paired_bootstrap_test, paired_permutation_test, sign_test
     from ._io import InputError
-    from ._output import bayes_fields, paired_test_fields, sign_test_fields
 
     a, b = data.preds[0], data.preds[which]
     if args.test == "paired-bayes":
@@ -93,7 +92,7 @@ def _compare_one(data, which, args, splits):
                 f"per-split counts; --metric {args.metric} is not one of them."
             )
         average = "micro" if data.kind == "conll" else args.average
-        res = paired_bayes_test(
+        return paired_bayes_test(
             data.split_counts(0, splits, average),
             data.split_counts(which, splits, average),
             metric=args.metric,
@@ -101,20 +100,18 @@ def _compare_one(data, which, args, splits):
             rope=args.rope,
             confidence_level=args.confidence_level,
         )
-        return {"pvalue": None, **bayes_fields(res, args.threshold)}
     if args.test == "sign":
         if data.kind != "labels":
             raise InputError(
                 "--test sign counts the items exactly one system gets right; it "
                 "needs label files, not probabilities or CoNLL entities."
             )
-        res = sign_test(data.y_true, a, b, confidence_level=args.confidence_level)
-        return sign_test_fields(res)
+        return sign_test(data.y_true, a, b, confidence_level=args.confidence_level)
     func = {
         "paired-bootstrap": paired_bootstrap_test,
         "permutation": paired_permutation_test,
     }[args.test]
-    res = func(
+    return func(
         data.y_true,
         a,
         b,
@@ -124,7 +121,6 @@ def _compare_one(data, which, args, splits):
         confidence_level=args.confidence_level,
         random_state=args.random_state,
     )
-    return paired_test_fields(res)
 
 
 def _bcv_test_sets(data, args):
@@ -144,7 +140,6 @@ def run(args):
 
     from ..utils._multitest import holm
     from ._io import InputError
-    from ._output import interval_fields, num
     from ._systems import Systems, interval_of
 
     if len(args.files) < 3:
@@ -160,21 +155,20 @@ def run(args):
     jobs = [delayed(interval_of)(data, i, args) for i in range(k)]
     jobs += [delayed(_compare_one)(data, i, args, splits) for i in range(1, k)]
     out = Parallel(n_jobs=args.n_jobs, prefer="threads")(jobs)
-    intervals, tests = out[:k], out[k:]
+    intervals, tests = out[:k], [None, *out[k:]]  # the baseline has no test
     adjust = not bayes and k > 2
-    if adjust:
-        adjusted = holm([t["pvalue"] for t in tests])
+    if not bayes:
+        pvalues = [t.pvalue for t in tests[1:]]
+        adjusted = [None, *(holm(pvalues) if adjust else pvalues)]
     systems = []
-    for i, (name, res) in enumerate(zip(data.names, intervals, strict=True)):
-        row = {"name": name, "baseline": i == 0, **interval_fields(res)}
-        if i:
-            row.update(tests[i - 1])
-            if args.test == "sign":
-                row["difference"] = num(res.statistic - intervals[0].statistic)
-            if not bayes:
-                row["pvalue_adjusted"] = (
-                    num(adjusted[i - 1]) if adjust else row["pvalue"]
-                )
+    for i, (name, interval, test) in enumerate(
+        zip(data.names, intervals, tests, strict=True)
+    ):
+        row = {"name": name, "baseline": i == 0, "interval": interval, "test": test}
+        if bayes:
+            row["decision"] = None if test is None else test.decide(args.threshold)
+        else:
+            row["pvalue_adjusted"] = adjusted[i]
         systems.append(row)
     return header(
         NAME,
@@ -185,9 +179,24 @@ def run(args):
         confidence_level=args.confidence_level,
         repetitions=args.repetitions if bayes else None,
         rope=args.rope if bayes else None,
+        threshold=args.threshold if bayes else None,
         multiple_comparisons="holm" if adjust else "none",
         systems=systems,
     )
+
+
+def _difference_text(test, row, baseline):
+    """The "B - A [interval]" cell of a system's row of the table."""
+    t = row["test"]
+    if test == "sign":  # a test of the discordant items: the scores' difference
+        score = row["interval"]["statistic"]
+        diff = None if None in (score, baseline) else score - baseline
+        return f"{fmt(diff, True)}  B won {t['n_b_better']}, A won {t['n_a_better']}"
+    if test == "paired-bayes":
+        diff, interval = t["difference"], t["credible_interval"]
+    else:
+        diff, interval = t["statistic"], t["confidence_interval"]
+    return f"{fmt(diff, True)} {fmt_interval(interval, True)}"
 
 
 def text(p):
@@ -214,18 +223,17 @@ def text(p):
     if bayes:
         head.append("decision")
     rows = []
+    baseline = p["systems"][0]["interval"]["statistic"]
     for s in p["systems"]:
-        score = f"{fmt(s['score'])} {fmt_interval(s['interval'])}"
+        ci = s["interval"]
+        score = f"{fmt(ci['statistic'])} {fmt_interval(ci['confidence_interval'])}"
         if s["baseline"]:
             rows.append([f"Baseline: {s['name']}", score, "", ""] + [""] * bayes)
             continue
-        diff = fmt(s["difference"], signed=True)
-        if s.get("difference_interval"):
-            diff += " " + fmt_interval(s["difference_interval"], signed=True)
-        if p["test"] == "sign":
-            diff += f"  B won {s['n_b_better']}, A won {s['n_a_better']}"
+        diff = _difference_text(p["test"], s, baseline)
         if bayes:
-            rows.append([s["name"], score, diff, fmt(s["p_h1"]), s["decision"]])
+            p_h1 = fmt(s["test"]["p_h1"])
+            rows.append([s["name"], score, diff, p_h1, s["decision"]])
         else:
             star = " *" if s["pvalue_adjusted"] < 1 - p["confidence_level"] else ""
             rows.append([s["name"], score, diff, f"{s['pvalue_adjusted']:.4f}{star}"])

@@ -37,7 +37,6 @@ def add_parser(subparsers):
 
 
 def run(args):
-    from ._output import interval_fields
     from ._systems import Systems, interval_of
 
     resolve_metric(args)
@@ -51,19 +50,20 @@ def run(args):
         method=args.method,
         n_resamples=args.n_resamples,
         confidence_level=args.confidence_level,
-        **interval_fields(res),
+        interval=res,
     )
 
 
 def text(p):
     metric = metric_text(p)
+    res = p["interval"]
     return "\n".join(
         [
             f"{metric} of {p['system']} on {p['n_items']} {p['items']}: "
-            f"{fmt(p['score'])}",
+            f"{fmt(res['statistic'])}",
             f"{level(p['confidence_level'])} {p['method']} bootstrap interval: "
-            f"{fmt_interval(p['interval'])}  (standard error "
-            f"{fmt(p['standard_error'])}, {p['n_resamples']} resamples, "
+            f"{fmt_interval(res['confidence_interval'])}  (standard error "
+            f"{fmt(res['standard_error'])}, {p['n_resamples']} resamples, "
             f"random_state={p['random_state']})",
         ]
     )

@@ -2,8 +2,9 @@
 
 ``demo`` shows the package on bundled data; the other commands serve people
 who hold prediction files (doc/cli.rst). Each command is a module with
-``NAME``, ``add_parser(subparsers)``, ``run(args)``, which returns the JSON
-payload of the command, and ``text(payload)``, which renders it as a table.
+``NAME``, ``add_parser(subparsers)``, ``run(args)``, which returns the
+payload of the command (its results as result objects), and
+``text(payload)``, which renders the payload's JSON values as a table.
 Building the parser imports the command modules and the rooms' light option
 lists, never numpy, scipy or scikit-learn: a command imports those when it
 runs.
@@ -45,9 +46,16 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 
 
 def _output(args):
-    """Run a file command; return its output text."""
+    """Run a file command; return its output text.
+
+    The payload's results become their ``to_dict()``, and its numbers plain
+    JSON values, by the one conversion the results' ``to_dict`` use; the
+    text formatter renders the same values.
+    """
+    from ..utils._results import _jsonable
+
     command = COMMANDS[args.command]
-    payload = command.run(args)
+    payload = _jsonable(command.run(args))
     return dumps(payload) if args.format == "json" else command.text(payload)
 
 

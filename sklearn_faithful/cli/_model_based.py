@@ -223,7 +223,6 @@ def _run_ppi(args):
 
 def run(args):
     from ..model_based import model_based_test_from_summary
-    from ._output import model_based_fields
 
     _check_options(args)
     if args.method == "ppi":
@@ -247,19 +246,21 @@ def run(args):
         args,
         **{d: getattr(args, d) for d in FILES},
         pos_label=pos_label,
-        **model_based_fields(res),
+        test=res,
+        summary=res.summary(),
     )
 
 
 def text(p):
-    lines = [TITLES[p["method"]]]
-    if p["method"] == "ppi":
+    method = p["test"]["method"]
+    lines = [TITLES[method]]
+    if method == "ppi":
         lines.append(
             f"rate of {p['pos_label']!r}: C = {p['labels_c']} (annotated "
             f"{p['annotated_c']}), T = {p['labels_t']} (annotated {p['annotated_t']})"
         )
     lines += ["", p["summary"], ""]
-    if p["method"] == "ppi":
+    if method == "ppi":
         lines.append(
             "The paper's interval: --method goyal2023 with the summary numbers "
             "(--mean-c --n-c --mean-t --n-t --precision --false-omission-rate)."

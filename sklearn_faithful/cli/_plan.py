@@ -64,7 +64,6 @@ def run(args):
         regression_threshold,
         required_sample_size,
     )
-    from ._output import num
 
     beta = 1.0 - args.power
     sigma = args.sigma
@@ -87,19 +86,17 @@ def run(args):
     return header(
         NAME,
         args,
-        sigma=num(sigma),
+        sigma=sigma,
         accuracy=args.accuracy,
         mde=args.mde,
         alpha=args.alpha,
         power=args.power,
-        n=int(n),
-        achieved_mde=num(
-            minimum_detectable_effect(sigma, n, alpha=args.alpha, beta=beta)
-        ),
+        n=n,
+        achieved_mde=minimum_detectable_effect(sigma, n, alpha=args.alpha, beta=beta),
         reference_mean=reference,
-        threshold=None if threshold is None else num(threshold),
+        threshold=threshold,
         table=[
-            {"n": int(a), "theta": num(b)}
+            {"n": a, "theta": b}
             for a, b in zip(theta["n"], theta["theta"], strict=True)
         ],
     )

@@ -105,7 +105,6 @@ def run(args):
 
     from ..model_selection import BlockRegularizedMx2CV
     from ._io import InputError
-    from ._output import balance_fields
 
     n, what, y, groups, type_names = _corpus_items(args)
     cv = BlockRegularizedMx2CV(args.repetitions, random_state=args.random_state)
@@ -150,7 +149,7 @@ def run(args):
         columns=type_names,
         out=args.out,
         splits=files,
-        balance=balance_fields(balance),
+        balance=balance,
     )
 
 

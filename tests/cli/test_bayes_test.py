@@ -34,22 +34,29 @@ def test_numbers_equal_the_python_api(files):
     out = main_json(base)
     assert out["test"] == "paired-bayes" and out["correlation"] is None
     for row in out["results"]:
-        res = paired_bayes_test(A, B, metric=row["metric"])
-        assert row["p_h1"] == res.p_h1 and row["difference"] == res.difference
-        assert row["difference_interval"] == list(res.interval)
+        test = row["test"]
+        res = paired_bayes_test(A, B, metric=test["metric"])
+        assert test == res.to_dict()
+        assert test["p_h1"] == res.p_h1 and test["difference"] == res.difference
+        assert test["credible_interval"] == res.credible_interval()._asdict()
         assert row["decision"] == res.decide(0.95)
     # --unpaired: the correction whose intervals held their level
     out = main_json([*base, "--unpaired"])
     assert out["test"] == "bayes" and out["correlation"] == "wang2015"
     for row in out["results"]:
-        res = bayes_test(A, B, metric=row["metric"], correlation="wang2015")
-        assert row["p_h1"] == res.p_h1 and row["paper_decision"] == res.decision
-        assert row["interval_a"] == list(res.interval_a)
+        test = row["test"]
+        res = bayes_test(A, B, metric=test["metric"], correlation="wang2015")
+        assert test == res.to_dict()
+        assert test["p_h1"] == res.p_h1 and test["decision"] == res.decision
+        assert test["interval_a"] == res.interval_a._asdict()
+        assert row["decision"] == res.decide(0.95)
     # --unpaired --correlation wang2019: bayes_test with the paper's defaults
     out = main_json([*base, "--unpaired", "--correlation", "wang2019"])
     for row in out["results"]:
-        res = bayes_test(A, B, metric=row["metric"])
-        assert row["p_h1"] == res.p_h1 and row["interval_b"] == list(res.interval_b)
+        test = row["test"]
+        res = bayes_test(A, B, metric=test["metric"])
+        assert test["p_h1"] == res.p_h1
+        assert test["interval_b"] == res.interval_b._asdict()
 
 
 def test_rope_and_one_metric(files):
@@ -59,7 +66,9 @@ def test_rope_and_one_metric(files):
     )  # fmt: skip
     res = paired_bayes_test(A, B, metric="f1", rope=0.005)
     (row,) = out["results"]
-    assert row["p_h1"] == res.p_h1 and row["p_equivalent"] == res.p_equivalent
+    assert row["test"] == res.to_dict()
+    assert row["test"]["p_h1"] == res.p_h1
+    assert row["test"]["p_equivalent"] == res.p_equivalent
     assert row["decision"] == res.decide(0.95)
 
 

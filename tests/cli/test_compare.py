@@ -10,6 +10,7 @@ from sklearn_faithful.holdout import (
     bootstrap_confidence_interval,
     paired_bootstrap_test,
     paired_permutation_test,
+    sign_test,
 )
 from sklearn_faithful.utils._multitest import holm
 
@@ -22,7 +23,8 @@ def test_compare_end_to_end(runs, files):
     assert payload["multiple_comparisons"] == "holm"
     names = [s["name"] for s in payload["systems"]]
     assert names == [files["a_txt"], files["b_txt"], files["c_txt"]]
-    raw = [s["pvalue"] for s in payload["systems"][1:]]
+    assert payload["systems"][0]["test"] is None  # the baseline
+    raw = [s["test"]["pvalue"] for s in payload["systems"][1:]]
     adjusted = [s["pvalue_adjusted"] for s in payload["systems"][1:]]
     assert adjusted == holm(raw).tolist()
     argv = ["compare", files["y_txt"], files["a_txt"], files["b_txt"], files["c_txt"],
@@ -46,16 +48,22 @@ def test_compare_numbers_equal_the_python_api(files):
     )
     y, a, b = files["y"], files["a"], files["b"]
     for row, pred in zip(out["systems"], (a, b), strict=True):
+        # each system's interval is the result's to_dict(), with its numbers
         res = bootstrap_confidence_interval(y, pred, **kw)
-        assert row["score"] == res.statistic
-        assert row["interval"] == list(res.confidence_interval)
-        assert row["standard_error"] == res.standard_error
+        assert row["interval"] == res.to_dict()
+        assert row["interval"]["statistic"] == res.statistic
+        assert (
+            row["interval"]["confidence_interval"] == res.confidence_interval._asdict()
+        )
+        assert row["interval"]["standard_error"] == res.standard_error
     res = paired_bootstrap_test(y, a, b, **kw)
     row = out["systems"][1]
-    assert row["difference"] == res.statistic and row["pvalue"] == res.pvalue
-    assert row["difference_interval"] == list(res.confidence_interval)
+    assert row["test"] == res.to_dict()
+    assert row["test"]["statistic"] == res.statistic
+    assert row["test"]["pvalue"] == res.pvalue
+    assert row["test"]["confidence_interval"] == res.confidence_interval()._asdict()
     assert out["multiple_comparisons"] == "none"
-    assert row["pvalue_adjusted"] == row["pvalue"]
+    assert row["pvalue_adjusted"] == res.pvalue
 
 
 def test_compare_permutation_and_sign(files):
@@ -64,12 +72,16 @@ def test_compare_permutation_and_sign(files):
             "--n-resamples", "99", "--format", "json"]  # fmt: skip
     out = main_json([*argv, "--test", "permutation"])
     res = paired_permutation_test(y, a, b, n_resamples=99, random_state=0)
-    assert out["systems"][1]["pvalue"] == res.pvalue
+    assert out["systems"][1]["test"] == res.to_dict()
+    assert out["systems"][1]["test"]["pvalue"] == res.pvalue
     out = main_json([*argv, "--test", "sign"])
-    row = out["systems"][1]
-    assert row["n_b_better"] == int(np.sum((b == y) & (a != y)))
-    assert row["n_a_better"] == int(np.sum((a == y) & (b != y)))
-    assert row["difference"] == pytest.approx(np.mean(b == y) - np.mean(a == y))
+    base, row = out["systems"]
+    assert row["test"] == sign_test(y, a, b).to_dict()
+    assert row["test"]["n_b_better"] == int(np.sum((b == y) & (a != y)))
+    assert row["test"]["n_a_better"] == int(np.sum((a == y) & (b != y)))
+    assert row["interval"]["statistic"] - base["interval"]["statistic"] == (
+        pytest.approx(np.mean(b == y) - np.mean(a == y))
+    )
 
 
 def test_compare_paired_bayes_uses_bcv_halves(files):
@@ -90,9 +102,12 @@ def test_compare_paired_bayes_uses_bcv_halves(files):
         return np.stack([m[..., 1, 1], m[..., 0, 1], m[..., 1, 0]], axis=-1)
 
     res = paired_bayes_test(counts(a), counts(b), metric="f1", average="micro")
-    row = out["systems"][1]
-    assert row["p_h1"] == res.p_h1 and row["difference"] == res.difference
-    assert row["pvalue"] is None and row["decision"] == res.decide(0.95)
+    base, row = out["systems"]
+    assert row["test"] == res.to_dict()
+    assert row["test"]["p_h1"] == res.p_h1
+    assert row["test"]["difference"] == res.difference
+    assert row["decision"] == res.decide(0.95) and base["decision"] is None
+    assert out["threshold"] == 0.95 and "pvalue_adjusted" not in row
 
 
 def test_compare_paired_bayes_needs_a_count_metric(capsys, files):
@@ -112,8 +127,8 @@ def test_conll_entity_level(files):
     )  # fmt: skip
     assert out["entity_level"] and out["n_items"] == 4 and out["items"] == "sentences"
     # 6 gold entities; s1 misses MISC: P = 5/5, R = 5/6
-    a, b = out["systems"]
-    assert a["score"] == pytest.approx(2 * 1 * (5 / 6) / (1 + 5 / 6))
+    a, b = (s["interval"]["statistic"] for s in out["systems"])
+    assert a == pytest.approx(2 * 1 * (5 / 6) / (1 + 5 / 6))
     # s2 tags Werner Zwingmann as LOC: 5 of its 6 entities right, 5 of 6 found
-    assert b["score"] == pytest.approx(5 / 6)
-    assert b["difference"] == pytest.approx(5 / 6 - a["score"])
+    assert b == pytest.approx(5 / 6)
+    assert out["systems"][1]["test"]["statistic"] == pytest.approx(5 / 6 - a)

@@ -1,11 +1,14 @@
 """doc/cli.rst shows what the commands print, and documents every JSON key."""
 
+import inspect
 import json
 import re
 import shlex
 from pathlib import Path
 
 import pytest
+
+from sklearn_faithful.utils._discovery import all_public_names
 
 from ._util import main_json, ok, run_main, write_doc_files
 
@@ -58,13 +61,32 @@ def test_the_page_shows_what_the_commands_print(tmp_path, monkeypatch):
                 assert line in printed, (argv, line)
 
 
-def _keys(value):
-    """Every key of a JSON payload, at any depth."""
+def _keys(value, results):
+    """Every key of a JSON payload, at any depth, but those of its results.
+
+    A result (an object with ``"result"``, a result's ``to_dict()``) goes to
+    ``results`` whole: its class documents its keys.
+    """
     if isinstance(value, dict):
-        return set(value) | {k for v in value.values() for k in _keys(v)}
+        if "result" in value:
+            results.append(value)
+            return {"result"}
+        return set(value) | {k for v in value.values() for k in _keys(v, results)}
     if isinstance(value, list):
-        return {k for v in value for k in _keys(v)}
+        return {k for v in value for k in _keys(v, results)}
     return set()
+
+
+def _documented_by(name):
+    """The words of a result class's docstring and of its public methods'."""
+    cls = all_public_names()[name][1]
+    docs = [inspect.getdoc(cls)]
+    docs += [
+        inspect.getdoc(f) or ""
+        for n, f in inspect.getmembers(cls, callable)
+        if not n.startswith("_")
+    ]
+    return set(re.findall(r"\w+", "\n".join(docs)))
 
 
 def test_every_json_key_is_documented(runs, files):
@@ -87,5 +109,13 @@ def test_every_json_key_is_documented(runs, files):
                    *base]),
     ]  # fmt: skip
     for payload in payloads:
-        missing = _keys(payload) - documented
+        results = []
+        missing = _keys(payload, results) - documented
         assert not missing, (payload["command"], missing)
+        # a result prints as its to_dict(): the page names its class, which
+        # documents its keys (or the page does)
+        for res in results:
+            name = res["result"]
+            assert f"{name}`" in schema, (payload["command"], name)
+            missing = set(res) - _documented_by(name) - documented
+            assert not missing, (payload["command"], name, missing)

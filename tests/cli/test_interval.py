@@ -20,8 +20,11 @@ def test_interval_end_to_end_with_probability_files(runs, files):
         n_resamples=199,
         random_state=0,
     )
-    assert payload["score"] == pytest.approx(res.statistic, rel=1e-12)
-    assert payload["interval"] == pytest.approx(list(res.confidence_interval))
+    interval = payload["interval"]
+    assert interval["result"] == "BootstrapIntervalResult"
+    assert interval["statistic"] == pytest.approx(res.statistic, rel=1e-12)
+    ci = res.confidence_interval._asdict()
+    assert interval["confidence_interval"] == pytest.approx(ci)
 
 
 def test_probability_files_npy_and_column_order(files, tmp_path):
@@ -38,7 +41,6 @@ def test_probability_files_npy_and_column_order(files, tmp_path):
     csv_out = main_json([*base, files["pa_csv"]])
     npy_out = main_json([*base, str(tmp_path / "p.npy")])
     plain = main_json([*base, str(tmp_path / "plain.npy"), "--classes", "neg,neu,pos"])
-    assert csv_out["score"] == npy_out["score"] == plain["score"]
     assert csv_out["interval"] == npy_out["interval"] == plain["interval"]
 
 
@@ -59,8 +61,8 @@ def test_tsv_and_jsonl_inputs(files, tmp_path):
         [*base, str(tmp_path / "g.jsonl"), str(tmp_path / "a.jsonl"), "--field",
          "label"]
     )  # fmt: skip
-    assert plain["score"] == tsv_out["score"] == jsonl_out["score"] == np.mean(a == y)
     assert plain["interval"] == tsv_out["interval"] == jsonl_out["interval"]
+    assert plain["interval"]["statistic"] == np.mean(a == y)
 
 
 def test_interval_methods(files):
@@ -71,5 +73,6 @@ def test_interval_methods(files):
         res = bootstrap_confidence_interval(
             files["y"], files["a"], n_resamples=199, method=method, random_state=0
         )
-        assert out["method"] == method
-        assert out["interval"] == pytest.approx(list(res.confidence_interval))
+        assert out["method"] == out["interval"]["method"] == method
+        ci = res.confidence_interval._asdict()
+        assert out["interval"]["confidence_interval"] == pytest.approx(ci)

@@ -113,7 +113,7 @@ def test_demo_prints_both_metrics(capsys):
     assert "P(H0)" in out and "correlation='wang2015'" in out
     assert "random_state=0" in out
     # the model-based test, with the paper's BOLD row
-    assert "Model-based metric test" in out and "(-0.00978, 0.00538)" in out
+    assert "Model-based metric test" in out and "[-0.00978, 0.00538]" in out
 
 
 def test_module_entry_point():

@@ -12,7 +12,7 @@ from sklearn_faithful.model_based import (
 
 from ._util import BOLD, error, main_json, ok, write
 
-# the fields of ModelBasedTestResult that the JSON carries, under their names
+# fields of ModelBasedTestResult, which the JSON's "test" carries by name
 FIELDS = ("method", "paired", "n_c", "n_t", "mean_c", "mean_t", "effect",
           "corrected_effect", "rate_c", "rate_t", "pvalue_deterministic", "pvalue",
           "significant_deterministic", "significant_model", "conclusion_changed",
@@ -39,10 +39,15 @@ def _api(files, **kwargs):
 
 
 def _check_equal(payload, res):
+    test = payload["test"]
+    assert test == res.to_dict()
     for name in FIELDS:
-        assert payload[name] == getattr(res, name), name
-    assert payload["ci_model"] == list(res.ci_model)
-    assert payload["ci_deterministic"] == list(res.ci_deterministic)
+        assert test[name] == getattr(res, name), name
+    assert test["confidence_interval"] == res.confidence_interval()._asdict()
+    assert (
+        test["deterministic_confidence_interval"]
+        == res.confidence_interval(deterministic=True)._asdict()
+    )
     assert payload["summary"] == res.summary()
 
 
@@ -52,7 +57,7 @@ def test_goyal2023_from_summary_end_to_end(runs):
         0.00456, 23679, 0.00236, 23679, precision=0.8897, false_omission_rate=0.22769
     )
     assert text.startswith("Model-based metric test (Goyal, Hu & Gupta 2023)")
-    assert res.summary() in text and "(-0.00978, 0.00538)" in text
+    assert res.summary() in text and "[-0.00978, 0.00538]" in text
     assert "--method ppi" in text  # the recommended method, named
 
 
@@ -72,11 +77,12 @@ def test_delta_from_summary():
 
 def test_ppi_from_files_end_to_end(runs, files):
     payload = json.loads(ok(runs, "model-based-ppi"))
-    assert payload["command"] == "model-based" and payload["method"] == "ppi"
+    assert payload["command"] == "model-based"
+    assert payload["test"]["method"] == "ppi"
     assert payload["labels_c"] == files["labels_c"]
     assert payload["annotated_t"] == files["annotated_t"]
     assert payload["pos_label"] == "toxic"  # the greater of 'ok' and 'toxic'
-    assert payload["n_annotated_c"] == payload["n_annotated_t"] == 200
+    assert payload["test"]["n_annotated_c"] == payload["test"]["n_annotated_t"] == 200
     _check_equal(payload, _api(files))
     text = ok(runs, "model-based-ppi-text")
     assert text.startswith("Prediction-powered test (Angelopoulos et al. 2023)")
@@ -94,6 +100,7 @@ def test_ppi_paired_lam_and_pos_label(files):
     toxic = main_json(argv)
     clean = main_json([*argv, "--pos-label", "ok"])
     assert clean["pos_label"] == "ok"
+    clean, toxic = clean["test"], toxic["test"]
     assert clean["rate_c"] == pytest.approx(1 - toxic["rate_c"])
     assert clean["corrected_effect"] == pytest.approx(-toxic["corrected_effect"])
 
@@ -129,7 +136,7 @@ def test_ppi_file_formats_agree(files, tmp_path):
         (labels, ["--field", "flag"]),
     ):
         out = main_json([*_ppi_argv(files, **replace), *extra, "--format", "json"])
-        assert {k: out[k] for k in FIELDS} == {k: ref[k] for k in FIELDS}
+        assert out["test"] == ref["test"]
 
 
 def test_ppi_needs_its_files_and_refuses_summary_numbers(capsys, files):

@@ -25,6 +25,7 @@ def test_split_end_to_end(runs, files):
     first = np.loadtxt(payload["splits"][0]["test"], dtype=int)
     assert np.array_equal(first, np.sort(test))
     balance = cv.block_balance(np.zeros((y.size, 1)), y)
+    assert payload["balance"] == balance.to_dict()
     assert payload["balance"]["sizes"] == balance.sizes.tolist()
     assert payload["balance"]["totals"] == balance.totals.tolist()
 
