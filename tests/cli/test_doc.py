@@ -49,6 +49,25 @@ def test_the_page_shows_every_command():
     }  # fmt: skip
 
 
+_NUMBER = re.compile(r"[-+]?\d+\.(\d+)")
+
+
+def _same_line(shown, printed):
+    """The same text, and numbers equal to within one unit of the last digit.
+
+    Resampled intervals can move by one unit in the fourth decimal between
+    numpy releases (summation order, percentile rounding); the page shows one
+    release's output, and CI runs the oldest and the newest.
+    """
+    if _NUMBER.sub("#", shown) != _NUMBER.sub("#", printed):
+        return False
+    pairs = zip(_NUMBER.finditer(shown), _NUMBER.finditer(printed), strict=True)
+    return all(
+        abs(float(a.group()) - float(b.group())) <= 1.01 * 10.0 ** -len(a.group(1))
+        for a, b in pairs
+    )
+
+
 def test_the_page_shows_what_the_commands_print(tmp_path, monkeypatch):
     write_doc_files(tmp_path)
     monkeypatch.chdir(tmp_path)
@@ -58,7 +77,13 @@ def test_the_page_shows_what_the_commands_print(tmp_path, monkeypatch):
         printed = [line.strip() for line in out.splitlines()]
         for line in shown:
             if line != "...":
-                assert line in printed, (argv, line)
+                assert any(_same_line(line, p) for p in printed), (argv, line)
+
+
+def test_same_line_allows_one_unit_of_the_last_digit():
+    assert _same_line("a 0.8530 [0.1, 2]", "a 0.8531 [0.1, 2]")
+    assert not _same_line("a 0.8530", "a 0.8532")
+    assert not _same_line("a 0.8530", "b 0.8530")
 
 
 def _keys(value, results):
