@@ -32,6 +32,7 @@ from sklearn.utils.parallel import delayed
 from ..metrics import _confidence as conf
 from ..metrics._prf import _precision_recall_fscore, _zero_division_value
 from ..utils._compat import parallel_as_completed
+from ..utils._validation import _LUT_SPAN_PER_SAMPLE, _integer_span, _offsets
 from ._options import CONFIDENCE_METRIC_NAMES, LABEL_METRIC_NAMES
 
 # metric function -> (kind, which, default beta)
@@ -154,10 +155,32 @@ def prf_batch(tp, pred, true, spec, pos_index, present=None):
 
 
 def encode_labels(*arrays):
-    """The sorted classes of all ``arrays`` and the code of each label."""
+    """The sorted classes of all ``arrays`` and the code of each label.
+
+    Integer and bool labels take one O(n) pass: their offsets from the
+    smallest label index a table of the labels present (``np.bincount``), no
+    sort. Other labels (strings, floats, labels too spread out for a table)
+    take one ``np.unique(..., return_inverse=True)`` over all arrays.
+    """
     arrays = [np.asarray(a) for a in arrays]
-    classes = np.unique(np.concatenate(arrays))
-    return classes, [np.searchsorted(classes, a) for a in arrays]
+    spans = [_integer_span(a) for a in arrays]
+    n = sum(a.shape[0] for a in arrays)
+    if all(spans):
+        lo, hi = min(s[0] for s in spans), max(s[1] for s in spans)
+        if hi - lo <= _LUT_SPAN_PER_SAMPLE * n + 1024:
+            offsets = [_offsets(a, lo) for a in arrays]
+            present = np.zeros(hi - lo + 1, dtype=bool)
+            for off in offsets:
+                present |= np.bincount(off, minlength=hi - lo + 1) > 0
+            dtype = np.result_type(*arrays)
+            classes = (np.flatnonzero(present) + lo).astype(dtype, copy=False)
+            if classes.size == present.size:  # every value present: codes = offsets
+                return classes, offsets
+            lut = np.cumsum(present) - 1
+            return classes, [lut[off] for off in offsets]
+    classes, inverse = np.unique(np.concatenate(arrays), return_inverse=True)
+    bounds = np.cumsum([a.shape[0] for a in arrays])[:-1]
+    return classes, np.split(inverse.ravel(), bounds)
 
 
 def label_features(true_codes, pred_codes, k, weight=None):
@@ -254,6 +277,26 @@ class Resampler:
             draws = self._draws(rng, c).astype(np.float64)
             yield [np.asarray(draws @ f) for f in self.features]
 
+    def jackknife(self, metric_of):
+        """The metric of the first system with one item of each unit left out.
+
+        Returns the value of each unit and its number of items, the weight of
+        that value in the jackknife: leaving out any item of a cell gives the
+        same table, so a cell needs one evaluation, not one per item. The
+        sums without one item are the totals minus the unit's features.
+        """
+        total = self.totals()[0]
+        features = self.features[0]
+        values = []
+        rows = _rows_per_chunk(self.width)
+        for start in range(0, self.n_units, rows):
+            part = features[start : start + rows]
+            if sparse.issparse(part):
+                part = part.toarray()
+            values.append(metric_of(total - part))
+        counts = np.ones(self.n_units) if self.counts is None else self.counts
+        return np.concatenate(values), counts
+
     @functools.cached_property
     def _permutation_parts(self):
         """The totals, the change of a swap and the cells a swap changes."""
@@ -282,17 +325,42 @@ class Resampler:
             yield [base_a + moved, base_b - moved]
 
 
+# A table of the cells is counted with np.bincount up to this many cells
+# (32 MiB of counts); beyond, the distinct cells are found by sorting.
+_DENSE_CELLS = 2**22
+
+
 def label_cells(codes, k):
     """The distinct cells of label codes (one array per labelling) and their counts.
 
     Returns the codes of each cell's labels, one array per labelling, and the
-    number of items in each cell: the units of multinomial resampling.
+    number of items in each cell: the units of multinomial resampling. The
+    cells come in the order of the table ``table[c_0, c_1, ...]`` flattened
+    (C order), as :func:`table_cells` gives them; the table is counted in one
+    pass with ``np.bincount`` over the combined codes
+    ``(c_0 k + c_1) k + ...``.
     """
-    cell = codes[0]
+    size = k ** len(codes)
+    if size > _DENSE_CELLS:
+        cells, counts = np.unique(np.column_stack(codes), axis=0, return_counts=True)
+        return list(cells.T), counts
+    cell = codes[0].astype(np.intp, copy=True)
     for c in codes[1:]:
-        cell = cell * k + c
-    _, first, counts = np.unique(cell, return_index=True, return_counts=True)
-    return [c[first] for c in codes], counts
+        cell *= k
+        cell += c
+    return table_cells(np.bincount(cell, minlength=size).reshape((k,) * len(codes)))
+
+
+def table_cells(table):
+    """The non-empty cells of a count table: their index on each axis, and counts."""
+    flat = np.flatnonzero(table)
+    return list(np.unravel_index(flat, table.shape)), table.ravel()[flat]
+
+
+def cell_resampler(codes, counts, k):
+    """A :class:`Resampler` of cells: ``codes[0]`` the true labels' codes,
+    ``codes[1:]`` those of each system's predictions, ``counts`` the items."""
+    return Resampler([label_features(codes[0], c, k) for c in codes[1:]], counts)
 
 
 def label_resampler(y_true, y_preds, weight=None):
@@ -303,11 +371,10 @@ def label_resampler(y_true, y_preds, weight=None):
     """
     classes, codes = encode_labels(y_true, *y_preds)
     k = classes.size
-    counts = None
     if weight is None:
-        codes, counts = label_cells(codes, k)
+        return cell_resampler(*label_cells(codes, k), k), classes
     features = [label_features(codes[0], c, k, weight) for c in codes[1:]]
-    return Resampler(features, counts), classes
+    return Resampler(features), classes
 
 
 # Resamples per random stream. Fixed, so that the resamples do not depend on
