@@ -8,7 +8,6 @@ exactly one system is right.
 """
 
 import functools
-import types
 import warnings
 from dataclasses import dataclass, field
 from numbers import Integral
@@ -49,7 +48,6 @@ from ._fast_metrics import (
     metric_from_sums,
     resolve_metric,
     run_resamples,
-    table_cells,
 )
 from ._options import INTERVAL_METHODS
 
@@ -1164,12 +1162,25 @@ def _sign_test(
         labels_only=True,
     )
     right_a, right_b = a == y_true, b == y_true
-    n_b = int(np.count_nonzero(right_b & ~right_a))  # c
-    n_a = int(np.count_nonzero(right_a & ~right_b))  # b
+    return _sign_test_from_counts(
+        int(np.count_nonzero(right_b & ~right_a)),  # c
+        int(np.count_nonzero(right_a & ~right_b)),  # b
+        int(y_true.shape[0]),
+        alternative=alternative,
+        confidence_level=confidence_level,
+        stacklevel=stacklevel + 1,
+    )
+
+
+def _sign_test_from_counts(
+    n_b, n_a, n_samples, *, alternative, confidence_level, stacklevel
+):
+    """The exact binomial test of ``n_b`` items only B gets right against
+    ``n_a`` only A gets right, out of ``n_samples``."""
     n = n_a + n_b
     if n == 0:
         warnings.warn(
-            f"no item is discordant: A and B are right on the same {y_true.shape[0]} "
+            f"no item is discordant: A and B are right on the same {n_samples} "
             "items, so nothing tells them apart; the p-value is 1.0.",
             RuntimeWarning,
             stacklevel=stacklevel,
@@ -1187,7 +1198,7 @@ def _sign_test(
         n_discordant=n,
         n_b_better=n_b,
         n_a_better=n_a,
-        n_samples=int(y_true.shape[0]),
+        n_samples=n_samples,
     )
 
 

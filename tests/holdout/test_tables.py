@@ -8,7 +8,16 @@ import pytest
 from scipy import stats
 from sklearn import metrics as skm
 
-from sklearn_faithful.holdout import bootstrap_confidence_interval
+from sklearn_faithful.holdout import (
+    bootstrap_confidence_interval,
+    bootstrap_confidence_interval_from_table,
+    paired_bootstrap_test,
+    paired_bootstrap_test_from_table,
+    paired_permutation_test,
+    paired_permutation_test_from_table,
+    sign_test,
+    sign_test_from_table,
+)
 from sklearn_faithful.holdout._fast_metrics import (
     encode_labels,
     label_cells,
@@ -161,3 +170,207 @@ def test_bca_on_items_equals_scipy(metric, kwargs, y_pred):
     )
     assert res.confidence_interval.low == pytest.approx(low, abs=1e-12)
     assert res.confidence_interval.high == pytest.approx(high, abs=1e-12)
+
+
+# --- the table entry ------------------------------------------------------------
+
+
+def _table(codes, k):
+    table = np.zeros((k,) * len(codes), dtype=np.int64)
+    np.add.at(table, tuple(codes), 1)
+    return table
+
+
+def _same(a, b):
+    """Every field of two results equal, the arrays element for element."""
+    for name, value in vars(a).items():
+        other = getattr(b, name)
+        if isinstance(value, np.ndarray):
+            np.testing.assert_array_equal(value, other, err_msg=name)
+        else:
+            assert value == other or (value != value and other != other), name
+
+
+TABLE_METRICS = [
+    ("accuracy", None),
+    ("f1", {"pos_label": "b"}),
+    ("f1_macro", None),
+    ("precision_weighted", {"zero_division": 0}),
+    ("recall_micro", None),
+    (functools.partial(skm.fbeta_score, beta=0.5, average="macro"), None),
+]
+
+
+@pytest.mark.parametrize("metric, kwargs", TABLE_METRICS)
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
+def test_table_gives_the_numbers_of_the_labels(metric, kwargs, method):
+    k = 2 if kwargs and "pos_label" in kwargs else 4
+    names = np.array(["a", "b", "c", "d"])[:k]
+    y, (pred,) = _labels(300, k, 5)
+    from_labels = bootstrap_confidence_interval(
+        names[y],
+        names[pred],
+        metric=metric,
+        metric_kwargs=kwargs,
+        method=method,
+        n_resamples=999,
+        random_state=7,
+    )
+    from_table = bootstrap_confidence_interval_from_table(
+        _table([y, pred], k),
+        labels=names,
+        metric=metric,
+        metric_kwargs=kwargs,
+        method=method,
+        n_resamples=999,
+        random_state=7,
+    )
+    _same(from_labels, from_table)
+
+
+@pytest.mark.parametrize("metric, kwargs", TABLE_METRICS)
+@pytest.mark.parametrize(
+    "from_labels, from_table",
+    [
+        (paired_bootstrap_test, paired_bootstrap_test_from_table),
+        (paired_permutation_test, paired_permutation_test_from_table),
+    ],
+)
+def test_joint_table_gives_the_numbers_of_the_labels(
+    metric, kwargs, from_labels, from_table
+):
+    k = 2 if kwargs and "pos_label" in kwargs else 4
+    names = np.array(["a", "b", "c", "d"])[:k]
+    y, (a, b) = _labels(300, k, 6, n_systems=2)
+    options = dict(metric=metric, metric_kwargs=kwargs, n_resamples=999, random_state=3)
+    _same(
+        from_labels(names[y], names[a], names[b], **options),
+        from_table(_table([y, a, b], k), labels=names, **options),
+    )
+
+
+def test_table_with_unsorted_labels_and_an_empty_class():
+    """Rows in any label order, and a class of no item, change nothing."""
+    y, (pred,) = _labels(200, 3, 8)
+    expected = bootstrap_confidence_interval(
+        y, pred, metric="f1_macro", n_resamples=199, random_state=0
+    )
+    table = _table([y, pred], 3)
+    order = [2, 0, 1]
+    shuffled = np.zeros((4, 4), dtype=int)  # class 9: no item
+    shuffled[:3, :3] = table[np.ix_(order, order)]
+    result = bootstrap_confidence_interval_from_table(
+        shuffled,
+        labels=[2, 0, 1, 9],
+        metric="f1_macro",
+        n_resamples=199,
+        random_state=0,
+    )
+    _same(expected, result)
+
+
+def test_sign_test_from_table_equals_sign_test():
+    y, (a, b) = _labels(150, 3, 9, n_systems=2)
+    for alternative in ("two-sided", "greater"):
+        _same(
+            sign_test(y, a, b, alternative=alternative),
+            sign_test_from_table(_table([y, a, b], 3), alternative=alternative),
+        )
+
+
+def test_whole_float_counts_are_counts():
+    y, (pred,) = _labels(100, 2, 10)
+    table = _table([y, pred], 2)
+    _same(
+        bootstrap_confidence_interval_from_table(table, n_resamples=99, random_state=0),
+        bootstrap_confidence_interval_from_table(
+            table.astype(float), n_resamples=99, random_state=0
+        ),
+    )
+
+
+GOOD = np.array([[5, 2], [1, 7]])
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (
+            lambda: bootstrap_confidence_interval_from_table(GOOD > 2),
+            "table must hold counts",
+        ),
+        (
+            lambda: bootstrap_confidence_interval_from_table([["a", "b"], ["c", "d"]]),
+            "table must hold counts",
+        ),
+        (
+            lambda: bootstrap_confidence_interval_from_table(GOOD[0]),
+            r"table must have shape \(k, k\)",
+        ),
+        (
+            lambda: bootstrap_confidence_interval_from_table(np.ones((2, 3))),
+            "table must have shape",
+        ),
+        (
+            lambda: bootstrap_confidence_interval_from_table(np.ones((2, 2, 2))),
+            "table must have shape",
+        ),
+        (
+            lambda: paired_bootstrap_test_from_table(GOOD),
+            r"table must have shape \(k, k, k\)",
+        ),
+        (
+            lambda: bootstrap_confidence_interval_from_table(GOOD - 3),
+            r"table\[0, 1\] is -1",
+        ),
+        (
+            lambda: bootstrap_confidence_interval_from_table(GOOD + 0.5),
+            r"table\[0, 0\] is 5.5",
+        ),
+        (
+            lambda: bootstrap_confidence_interval_from_table(
+                np.where(GOOD > 6, np.nan, GOOD)
+            ),
+            r"table\[1, 1\] is nan",
+        ),
+        (
+            lambda: bootstrap_confidence_interval_from_table([[1, 0], [0, 0]]),
+            "table holds 1 items",
+        ),
+        (
+            lambda: bootstrap_confidence_interval_from_table(GOOD, labels=[0, 1, 2]),
+            "labels has 3 entries",
+        ),
+        (
+            lambda: bootstrap_confidence_interval_from_table(GOOD, labels=[1, 1]),
+            "labels contains duplicates",
+        ),
+        (
+            lambda: bootstrap_confidence_interval_from_table(GOOD, metric="cf1"),
+            "metric='cf1' cannot be computed from a table",
+        ),
+        (
+            lambda: bootstrap_confidence_interval_from_table(
+                GOOD, metric=skm.matthews_corrcoef
+            ),
+            "cannot be computed from a table",
+        ),
+        (
+            lambda: bootstrap_confidence_interval_from_table(
+                GOOD, metric_kwargs={"sample_weight": [1, 2]}
+            ),
+            r"metric_kwargs\['sample_weight'\] cannot go with a table",
+        ),
+        (lambda: sign_test_from_table(GOOD > 0), "table must hold counts"),
+    ],
+)
+def test_bad_tables(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_tables_not_modified():
+    table = np.array([[5, 2], [1, 7]])
+    table.setflags(write=False)
+    bootstrap_confidence_interval_from_table(table, n_resamples=99, random_state=0)
+    np.testing.assert_array_equal(table, [[5, 2], [1, 7]])
