@@ -374,3 +374,42 @@ def test_tables_not_modified():
     table.setflags(write=False)
     bootstrap_confidence_interval_from_table(table, n_resamples=99, random_state=0)
     np.testing.assert_array_equal(table, [[5, 2], [1, 7]])
+
+
+# --- the table path and the item path: equal in distribution ------------------
+
+
+@pytest.mark.parametrize(
+    "test",
+    [
+        "bootstrap",
+        pytest.param("paired_bootstrap", marks=pytest.mark.slow),
+        pytest.param("paired_permutation", marks=pytest.mark.slow),
+    ],
+)
+def test_table_path_equals_item_path_in_distribution(test):
+    """Multinomial tables (binomial swaps) against item indices (item swaps):
+    a Kolmogorov-Smirnov test on 2,000 resamples of each, fixed seeds."""
+    y, (a, b) = _labels(150, 3, 11, n_systems=2)
+    options = dict(metric="f1_macro", n_resamples=2000)
+    if test == "bootstrap":
+        call = functools.partial(bootstrap_confidence_interval, y, a, **options)
+        what = "bootstrap_distribution"
+    else:
+        func = (
+            paired_bootstrap_test
+            if test == "paired_bootstrap"
+            else paired_permutation_test
+        )
+        call = functools.partial(func, y, a, b, **options)
+        what = (
+            "bootstrap_distribution"
+            if test == "paired_bootstrap"
+            else "null_distribution"
+        )
+    table = call(fast=True, random_state=0)
+    items = call(fast=False, random_state=1)
+    assert table.fast_path and not items.fast_path
+    assert table.statistic == items.statistic
+    result = stats.ks_2samp(getattr(table, what), getattr(items, what))
+    assert result.pvalue > 0.01, result
