@@ -28,6 +28,7 @@ from joblib import effective_n_jobs
 from scipy import sparse
 from sklearn import metrics as skm
 from sklearn.utils.parallel import delayed
+from threadpoolctl import ThreadpoolController
 
 from ..metrics import _confidence as conf
 from ..metrics._prf import _precision_recall_fscore, _zero_division_value
@@ -123,10 +124,35 @@ def _rows_per_chunk(width):
     return max(1, _CHUNK_BYTES // (8 * max(int(width), 1)))
 
 
-# Sparse features at most this many bytes dense are made dense: the product of
-# a block of draws with a small dense matrix costs far less than with a sparse
-# one (label cells and kappa's agreement cells are a few dozen units).
+# Sparse features at most this many bytes dense, and with at most this many
+# entries per non-zero, are made dense: the product of a block of draws with a
+# small dense matrix costs less than with a sparse one (label cells of a few
+# classes, kappa's agreement cells), but not when most entries are zeros (the
+# (true, A, B) cells of ten classes: 1,000 cells of 80 columns, 5 non-zeros
+# each).
 _DENSE_BYTES = 2**20
+_DENSE_PER_NONZERO = 8
+
+
+def _dense_enough(features):
+    """Whether sparse ``features`` are small and full enough to be made dense."""
+    size = features.shape[0] * features.shape[1]
+    return 8 * size <= _DENSE_BYTES and size <= _DENSE_PER_NONZERO * features.nnz
+
+
+@functools.cache
+def _blas():
+    return ThreadpoolController()
+
+
+def _product(draws, features):
+    """``draws @ features`` on one BLAS thread.
+
+    The products of a chunk are small: BLAS threads cost more than they
+    save there (on a busy machine, 100x more), and jobs parallelise anyway.
+    """
+    with _blas().limit(limits=1, user_api="blas"):
+        return np.asarray(draws @ features)
 
 
 def _chunks(total, rows):
@@ -244,9 +270,7 @@ class Resampler:
 
     def __init__(self, features, counts=None):
         self.features = [
-            f.toarray()
-            if sparse.issparse(f) and 8 * f.shape[0] * f.shape[1] <= _DENSE_BYTES
-            else f
+            f.toarray() if sparse.issparse(f) and _dense_enough(f) else f
             for f in features
         ]
         self.counts = counts
@@ -258,7 +282,7 @@ class Resampler:
         """The sums of the data itself, one (1, d) array per system."""
         w = np.ones(self.n_units) if self.counts is None else self.counts
         w = w.astype(np.float64)[None, :]
-        return [np.asarray(w @ f) for f in self.features]
+        return [_product(w, f) for f in self.features]
 
     def _rows(self):
         return _rows_per_chunk(max(self.n_units, self.width))
@@ -275,7 +299,7 @@ class Resampler:
         """Yield, chunk by chunk, the list of (c, d) sums of each system."""
         for c in _chunks(n_resamples, self._rows()):
             draws = self._draws(rng, c).astype(np.float64)
-            yield [np.asarray(draws @ f) for f in self.features]
+            yield [_product(draws, f) for f in self.features]
 
     def jackknife(self, metric_of):
         """The metric of the first system with one item of each unit left out.
@@ -321,13 +345,15 @@ class Resampler:
                 swaps[:, movable] = rng.binomial(
                     self.counts[movable], 0.5, size=(c, movable.size)
                 )
-            moved = np.asarray(swaps @ delta)
+            moved = _product(swaps, delta)
             yield [base_a + moved, base_b - moved]
 
 
 # A table of the cells is counted with np.bincount up to this many cells
 # (32 MiB of counts); beyond, the distinct cells are found by sorting.
 _DENSE_CELLS = 2**22
+# Items combined into cell codes at a time (8 MiB of codes).
+_COUNT_CHUNK = 2**20
 
 
 def label_cells(codes, k):
@@ -344,11 +370,16 @@ def label_cells(codes, k):
     if size > _DENSE_CELLS:
         cells, counts = np.unique(np.column_stack(codes), axis=0, return_counts=True)
         return list(cells.T), counts
-    cell = codes[0].astype(np.intp, copy=True)
-    for c in codes[1:]:
-        cell *= k
-        cell += c
-    return table_cells(np.bincount(cell, minlength=size).reshape((k,) * len(codes)))
+    table = np.zeros(size, dtype=np.int64)
+    n = codes[0].shape[0]
+    for start in range(0, n, _COUNT_CHUNK):  # chunks: memory independent of n
+        stop = start + _COUNT_CHUNK
+        cell = codes[0][start:stop].astype(np.intp, copy=True)
+        for c in codes[1:]:
+            cell *= k
+            cell += c[start:stop]
+        table += np.bincount(cell, minlength=size)
+    return table_cells(table.reshape((k,) * len(codes)))
 
 
 def table_cells(table):

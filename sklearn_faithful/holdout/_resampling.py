@@ -775,9 +775,12 @@ def bootstrap_confidence_interval(
     confidence_level : float, default=0.95
         Level of the interval.
     method : {"percentile", "basic", "bca"}, default="percentile"
-        Interval type. ``"bca"`` draws the resamples without the fast path
-        and lets :func:`scipy.stats.bootstrap` compute the BCa interval from
-        them (its jackknife calls the metric once per item, in one job).
+        Interval type. ``"bca"`` is the interval of
+        :func:`scipy.stats.bootstrap` on the same resamples; its jackknife
+        takes one value per non-empty (true, predicted) cell for label
+        metrics, weighted by the cell's count, one vectorised pass over the
+        items for the confidence metrics and weighted items, and calls any
+        other metric once per item.
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         ``"less"`` gives an upper bound ``(-inf, high)``, ``"greater"`` a
         lower bound ``(low, inf)``.
@@ -813,6 +816,11 @@ def bootstrap_confidence_interval(
     with the same random stream as the generic path and sums per-item
     contributions, so the two are **identical** for the same seed (up to
     floating-point summation order).
+
+    The label metrics encode the labels in one pass (``np.bincount`` for
+    integer labels, one ``np.unique`` for others) and count the cells in one
+    more; the statistic is the metric on the cells weighted by their counts,
+    which is its value on the items.
 
     Resample ``b`` is drawn from the random stream of its block of 256,
     spawned from one seed drawn from ``random_state``
