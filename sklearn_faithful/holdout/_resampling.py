@@ -1228,7 +1228,8 @@ def _disagreement_weights(k, weights):
 
 
 def _kappa_resampler(y1, y2, weights):
-    """Resampler of the agreement cells and the kappa of (c, 2k + 1) sums.
+    """Resampler of the agreement cells, the kappa of (c, 2k + 1) sums, and
+    the kappa of the data.
 
     Each cell (i, j) of items contributes its row label, its column label
     and its disagreement weight ``w_ij``. Then ``kappa = 1 - sum w C / sum w
@@ -1246,7 +1247,14 @@ def _kappa_resampler(y1, y2, weights):
     features = sparse.csr_matrix((data, (rows, cols)), shape=(n_cells, 2 * k + 1))
 
     kappa = functools.partial(_kappa_from_sums, w=w, k=k)
-    return Resampler([features], counts), kappa
+    # scikit-learn's kappa on the cells weighted by their counts: its value
+    # on the items, without sorting them again
+    statistic = float(
+        cohen_kappa_score(
+            classes[c1], classes[c2], weights=weights, sample_weight=counts
+        )
+    )
+    return Resampler([features], counts), kappa, statistic
 
 
 def _kappa_from_sums(sums, w, k):
@@ -1312,9 +1320,8 @@ def kappa_confidence_interval(
     0.697
     """
     y1, (y2,) = _check_arrays(y1, y2, names=("y2",), true_name="y1", labels_only=True)
-    statistic = float(cohen_kappa_score(y1, y2, weights=weights))
+    resampler, kappa, statistic = _kappa_resampler(y1, y2, weights)
     rng = _generator(random_state)
-    resampler, kappa = _kappa_resampler(y1, y2, weights)
     draw = functools.partial(
         _fast_bootstrap_block, resampler=resampler, metric_of=kappa
     )

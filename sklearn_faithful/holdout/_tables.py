@@ -7,21 +7,14 @@ elsewhere (a group-by in SQL, Spark or Dask) pass the table and get what the
 labels would give, number for number, for the same seed.
 """
 
-from numbers import Integral
-
 import numpy as np
 
-from ..utils._compat import Interval, StrOptions, validate_params
-from ..utils._validation import (
-    ALTERNATIVE,
-    CONFIDENCE_LEVEL,
-    N_JOBS,
-    RANDOM_STATE,
-    _check_classes,
-)
+from ..utils._compat import StrOptions, validate_params
+from ..utils._validation import ALTERNATIVE, CONFIDENCE_LEVEL, _check_classes
 from ._fast_metrics import resolve_metric, table_cells
 from ._options import INTERVAL_METHODS
 from ._resampling import (
+    _RESAMPLING_CONSTRAINTS,
     _bootstrap_interval,
     _from_cells,
     _metric_name,
@@ -32,17 +25,11 @@ from ._resampling import (
 # Counts up to 2**53 add up exactly in floating point, as the metrics need.
 _MAX_ITEMS = 2**53
 
+# the resampling functions' constraints; a table has no item path to choose
 _TABLE_CONSTRAINTS = {
     "table": ["array-like"],
     "labels": ["array-like", None],
-    "metric": [callable, str],
-    "metric_kwargs": [dict, None],
-    "n_resamples": [Interval(Integral, 2, None, closed="left")],
-    "confidence_level": CONFIDENCE_LEVEL,
-    "alternative": ALTERNATIVE,
-    "random_state": RANDOM_STATE,
-    "n_jobs": N_JOBS,
-    "verbose": ["verbose"],
+    **{k: v for k, v in _RESAMPLING_CONSTRAINTS.items() if k != "fast"},
 }
 
 _SHAPES = {

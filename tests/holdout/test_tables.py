@@ -11,6 +11,7 @@ from sklearn import metrics as skm
 from sklearn_faithful.holdout import (
     bootstrap_confidence_interval,
     bootstrap_confidence_interval_from_table,
+    kappa_confidence_interval,
     paired_bootstrap_test,
     paired_bootstrap_test_from_table,
     paired_permutation_test,
@@ -413,3 +414,16 @@ def test_table_path_equals_item_path_in_distribution(test):
     assert table.statistic == items.statistic
     result = stats.ks_2samp(getattr(table, what), getattr(items, what))
     assert result.pvalue > 0.01, result
+
+
+@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
+def test_kappa_statistic_from_the_cells_is_sklearns(weights):
+    rng = np.random.default_rng(12)
+    for _ in range(10):
+        n = int(rng.integers(5, 300))
+        y1 = rng.integers(0, 5, n)
+        y2 = np.where(rng.random(n) < 0.6, y1, rng.integers(0, 5, n))
+        res = kappa_confidence_interval(
+            y1, y2, weights=weights, n_resamples=99, random_state=0
+        )
+        assert res.statistic == float(skm.cohen_kappa_score(y1, y2, weights=weights))
