@@ -382,6 +382,42 @@ def label_cells(codes, k):
     return table_cells(table.reshape((k,) * len(codes)))
 
 
+def label_table(*arrays):
+    """The sorted classes of label ``arrays``, and the non-empty cells of their table.
+
+    Returns ``(classes, codes, counts)`` as :func:`label_cells` does, the
+    codes indexing ``classes``. Integer and bool labels whose values span
+    few enough integers are counted in one chunked pass over their offsets
+    from the smallest label, with no codes of the items and extra memory
+    independent of their number; the classes are the values whose margin
+    is not empty. Other labels are encoded first (:func:`encode_labels`).
+    """
+    arrays = [np.asarray(a) for a in arrays]
+    spans = [_integer_span(a) for a in arrays]
+    if all(spans):
+        lo, hi = min(s[0] for s in spans), max(s[1] for s in spans)
+        width = hi - lo + 1
+        if width ** len(arrays) <= _DENSE_CELLS:
+            table = np.zeros(width ** len(arrays), dtype=np.int64)
+            for start in range(0, arrays[0].shape[0], _COUNT_CHUNK):
+                stop = start + _COUNT_CHUNK
+                cell = _offsets(arrays[0][start:stop], lo).astype(np.intp)
+                for a in arrays[1:]:
+                    cell *= width
+                    cell += _offsets(a[start:stop], lo)
+                table += np.bincount(cell, minlength=table.size)
+            table = table.reshape((width,) * len(arrays))
+            present = np.zeros(width, dtype=bool)
+            for axis in range(len(arrays)):
+                others = tuple(i for i in range(len(arrays)) if i != axis)
+                present |= table.sum(axis=others) > 0
+            dtype = np.result_type(*arrays)
+            classes = (np.flatnonzero(present) + lo).astype(dtype, copy=False)
+            return classes, *table_cells(table[np.ix_(*[present] * len(arrays))])
+    classes, codes = encode_labels(*arrays)
+    return classes, *label_cells(codes, classes.size)
+
+
 def table_cells(table):
     """The non-empty cells of a count table: their index on each axis, and counts."""
     flat = np.flatnonzero(table)
@@ -400,10 +436,11 @@ def label_resampler(y_true, y_preds, weight=None):
     Without weights the units are the observed cells of (true, predictions)
     labels; with weights, the items.
     """
+    if weight is None:
+        classes, codes, counts = label_table(y_true, *y_preds)
+        return cell_resampler(codes, counts, classes.size), classes
     classes, codes = encode_labels(y_true, *y_preds)
     k = classes.size
-    if weight is None:
-        return cell_resampler(*label_cells(codes, k), k), classes
     features = [label_features(codes[0], c, k, weight) for c in codes[1:]]
     return Resampler(features), classes
 

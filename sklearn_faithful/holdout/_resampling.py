@@ -42,9 +42,8 @@ from ._fast_metrics import (
     LABEL_METRICS,
     Resampler,
     cell_resampler,
-    encode_labels,
-    label_cells,
     label_resampler,
+    label_table,
     metric_from_sums,
     resolve_metric,
     run_resamples,
@@ -612,8 +611,7 @@ def _from_labels(y_true, y_preds, func, kwargs, spec, weight, fast):
     """
     table_metric = spec is not None and spec["kind"] in ("accuracy", "prf")
     if fast and table_metric and weight is None and all(y.ndim == 1 for y in y_preds):
-        classes, codes = encode_labels(y_true, *y_preds)
-        codes, counts = label_cells(codes, classes.size)
+        classes, codes, counts = label_table(y_true, *y_preds)
         return _from_cells(classes, codes, counts, func, kwargs, spec)
     statistics = [float(_call(func, kwargs, weight, None, y_true, y)) for y in y_preds]
     return _Resampling(
@@ -1236,10 +1234,9 @@ def _kappa_resampler(y1, y2, weights):
     E`` with expected counts ``E_ij = R_i C_j / N`` from the margins, and
     ``sum w E = (R @ w) . C / N``: no K x K table per resample.
     """
-    classes, codes = encode_labels(y1, y2)
+    classes, (c1, c2), counts = label_table(y1, y2)
     k = classes.size
     w = _disagreement_weights(k, weights)
-    (c1, c2), counts = label_cells(codes, k)
     n_cells = counts.size
     rows = np.repeat(np.arange(n_cells), 3)
     cols = np.column_stack([c1, k + c2, np.full(n_cells, 2 * k)]).ravel()

@@ -22,6 +22,7 @@ from sklearn_faithful.holdout import (
 from sklearn_faithful.holdout._fast_metrics import (
     encode_labels,
     label_cells,
+    label_table,
     resolve_metric,
 )
 
@@ -39,19 +40,19 @@ def _labels(n, k, seed, n_systems=1):
 # --- encoding ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "arrays",
-    [
-        [np.array([3, 1, 3, 7]), np.array([1, 1, 9, 3])],  # gaps: a lookup table
-        [np.array([0, 1, 2, 1]), np.array([2, 2, 0, 1])],  # 0..k-1: the offsets
-        [np.array([-5, 2], dtype=np.int8), np.array([127, -128], dtype=np.int8)],
-        [np.array([True, False, True]), np.array([True, True, True])],
-        [np.array([0, 10**12]), np.array([10**12, 0])],  # too spread: np.unique
-        [np.array(["b", "a", "c"]), np.array(["c", "c", "a"])],
-        [np.array([0.5, 1.5]), np.array([1.5, 2.5])],
-        [np.array([2, 3], dtype=np.uint8), np.array([300, 2], dtype=np.int64)],
-    ],
-)
+ARRAYS = [
+    [np.array([3, 1, 3, 7]), np.array([1, 1, 9, 3])],  # gaps: a lookup table
+    [np.array([0, 1, 2, 1]), np.array([2, 2, 0, 1])],  # 0..k-1: the offsets
+    [np.array([-5, 2], dtype=np.int8), np.array([127, -128], dtype=np.int8)],
+    [np.array([True, False, True]), np.array([True, True, True])],
+    [np.array([0, 10**12]), np.array([10**12, 0])],  # too spread: np.unique
+    [np.array(["b", "a", "c"]), np.array(["c", "c", "a"])],
+    [np.array([0.5, 1.5]), np.array([1.5, 2.5])],
+    [np.array([2, 3], dtype=np.uint8), np.array([300, 2], dtype=np.int64)],
+]
+
+
+@pytest.mark.parametrize("arrays", ARRAYS)
 def test_encode_labels_equals_unique(arrays):
     classes, codes = encode_labels(*arrays)
     expected = np.unique(np.concatenate(arrays))
@@ -61,12 +62,26 @@ def test_encode_labels_equals_unique(arrays):
         np.testing.assert_array_equal(classes[code], array)
 
 
+@pytest.mark.parametrize("arrays", ARRAYS)
+def test_label_table_is_the_distinct_cells_of_the_labels(arrays):
+    classes, cells, counts = label_table(*arrays)
+    np.testing.assert_array_equal(classes, np.unique(np.concatenate(arrays)))
+    rows, expected = np.unique(
+        np.column_stack([np.searchsorted(classes, a) for a in arrays]),
+        axis=0,
+        return_counts=True,
+    )
+    np.testing.assert_array_equal(np.column_stack(cells), rows)
+    np.testing.assert_array_equal(counts, expected)
+
+
 def test_encode_labels_does_not_modify_its_inputs():
     y = np.array([5, 3, 5, 4])
     copy = y.copy()
     _, (codes,) = encode_labels(y)
     codes_copy = codes.copy()
     label_cells([codes, codes], 3)
+    label_table(y, y)
     np.testing.assert_array_equal(y, copy)
     np.testing.assert_array_equal(codes, codes_copy)
 
