@@ -49,6 +49,13 @@ COUNTS = np.array(
     [[50, 5, 8], [48, 7, 6], [52, 4, 9], [47, 6, 7], [51, 5, 5], [49, 8, 6]]
 )
 SCORES = np.random.default_rng(4).random(N)
+# the (true, predicted) table of Y and A, with a third class of no item, and the
+# (true, A, B) table of Y, A and B plus one item in each cell (the bad-count
+# cases change the fifth count, which must not be 0)
+TABLE = np.zeros((3, 3), dtype=int)
+np.add.at(TABLE, (Y, A), 1)
+JOINT_TABLE = np.ones((2, 2, 2), dtype=int)
+np.add.at(JOINT_TABLE, (Y, A, B), 1)
 # per-split scores of two models on the 10 splits of an m x 2 CV
 SPLIT_A = np.random.default_rng(5).uniform(0.7, 0.8, 10)
 SPLIT_B = SPLIT_A + np.random.default_rng(6).normal(0.01, 0.01, 10)
@@ -63,7 +70,8 @@ def _quiet(call, *args):
 
 # Each entry: (family, data parameter names, call taking the data positionally).
 # Families: "y_proba" (labels, probabilities), "labels" (labels and one or two
-# label predictions), "counts", "scores", "split".
+# label predictions), "counts", "table" ((true, predicted) counts), "joint
+# table" ((true, A, B) counts), "scores", "split".
 ENTRIES = {
     "probabilistic_confusion_matrix": (
         "y_proba",
@@ -99,6 +107,22 @@ ENTRIES = {
         lambda y, a, b: sf.paired_permutation_test(y, a, b, **SEED),
     ),
     "sign_test": ("labels", ("y_true", "y_pred_a", "y_pred_b"), sf.sign_test),
+    "bootstrap_confidence_interval_from_table": (
+        "table",
+        ("table",),
+        lambda t: sf.bootstrap_confidence_interval_from_table(t, **SEED),
+    ),
+    "paired_bootstrap_test_from_table": (
+        "joint table",
+        ("table",),
+        lambda t: sf.paired_bootstrap_test_from_table(t, **SEED),
+    ),
+    "paired_permutation_test_from_table": (
+        "joint table",
+        ("table",),
+        lambda t: sf.paired_permutation_test_from_table(t, **SEED),
+    ),
+    "sign_test_from_table": ("joint table", ("table",), sf.sign_test_from_table),
     "kappa_confidence_interval": (
         "labels",
         ("y1", "y2"),
@@ -232,6 +256,8 @@ def _canonical(family, n_params):
         "y_proba": (Y, P),
         "labels": (Y, A, B)[:n_params],
         "counts": (COUNTS, COUNTS + [[1, 0, 0]])[:n_params],
+        "table": (TABLE,),
+        "joint table": (JOINT_TABLE,),
         # (gold, predicted, correct) = (TP + FN, TP + FP, TP)
         "triples": (COUNTS[:, [0, 0, 0]] + COUNTS[:, [2, 1, 0]] * [1, 1, 0],),
         "scores": (SCORES,),
@@ -387,7 +413,7 @@ WEIGHTED_COUNTS = {"paired_bayes_test"}
 def _bad_cases():
     for name, (family, params, _) in ENTRIES.items():
         bad = dict(BAD)
-        if family in ("counts", "triples"):
+        if family in ("counts", "triples", "table", "joint table"):
             bad = {**bad, **BAD_COUNTS}
         if name in WEIGHTED_COUNTS:
             del bad["fractional"]

@@ -28,10 +28,12 @@ from joblib import effective_n_jobs
 from scipy import sparse
 from sklearn import metrics as skm
 from sklearn.utils.parallel import delayed
+from threadpoolctl import ThreadpoolController
 
 from ..metrics import _confidence as conf
 from ..metrics._prf import _precision_recall_fscore, _zero_division_value
 from ..utils._compat import parallel_as_completed
+from ..utils._validation import _LUT_SPAN_PER_SAMPLE, _integer_span, _offsets
 from ._options import CONFIDENCE_METRIC_NAMES, LABEL_METRIC_NAMES
 
 # metric function -> (kind, which, default beta)
@@ -122,10 +124,35 @@ def _rows_per_chunk(width):
     return max(1, _CHUNK_BYTES // (8 * max(int(width), 1)))
 
 
-# Sparse features at most this many bytes dense are made dense: the product of
-# a block of draws with a small dense matrix costs far less than with a sparse
-# one (label cells and kappa's agreement cells are a few dozen units).
+# Sparse features at most this many bytes dense, and with at most this many
+# entries per non-zero, are made dense: the product of a block of draws with a
+# small dense matrix costs less than with a sparse one (label cells of a few
+# classes, kappa's agreement cells), but not when most entries are zeros (the
+# (true, A, B) cells of ten classes: 1,000 cells of 80 columns, 5 non-zeros
+# each).
 _DENSE_BYTES = 2**20
+_DENSE_PER_NONZERO = 8
+
+
+def _dense_enough(features):
+    """Whether sparse ``features`` are small and full enough to be made dense."""
+    size = features.shape[0] * features.shape[1]
+    return 8 * size <= _DENSE_BYTES and size <= _DENSE_PER_NONZERO * features.nnz
+
+
+@functools.cache
+def _blas():
+    return ThreadpoolController()
+
+
+def _product(draws, features):
+    """``draws @ features`` on one BLAS thread.
+
+    The products of a chunk are small: BLAS threads cost more than they
+    save there (on a busy machine, 100x more), and jobs parallelise anyway.
+    """
+    with _blas().limit(limits=1, user_api="blas"):
+        return np.asarray(draws @ features)
 
 
 def _chunks(total, rows):
@@ -154,10 +181,32 @@ def prf_batch(tp, pred, true, spec, pos_index, present=None):
 
 
 def encode_labels(*arrays):
-    """The sorted classes of all ``arrays`` and the code of each label."""
+    """The sorted classes of all ``arrays`` and the code of each label.
+
+    Integer and bool labels take one O(n) pass: their offsets from the
+    smallest label index a table of the labels present (``np.bincount``), no
+    sort. Other labels (strings, floats, labels too spread out for a table)
+    take one ``np.unique(..., return_inverse=True)`` over all arrays.
+    """
     arrays = [np.asarray(a) for a in arrays]
-    classes = np.unique(np.concatenate(arrays))
-    return classes, [np.searchsorted(classes, a) for a in arrays]
+    spans = [_integer_span(a) for a in arrays]
+    n = sum(a.shape[0] for a in arrays)
+    if all(spans):
+        lo, hi = min(s[0] for s in spans), max(s[1] for s in spans)
+        if hi - lo <= _LUT_SPAN_PER_SAMPLE * n + 1024:
+            offsets = [_offsets(a, lo) for a in arrays]
+            present = np.zeros(hi - lo + 1, dtype=bool)
+            for off in offsets:
+                present |= np.bincount(off, minlength=hi - lo + 1) > 0
+            dtype = np.result_type(*arrays)
+            classes = (np.flatnonzero(present) + lo).astype(dtype, copy=False)
+            if classes.size == present.size:  # every value present: codes = offsets
+                return classes, offsets
+            lut = np.cumsum(present) - 1
+            return classes, [lut[off] for off in offsets]
+    classes, inverse = np.unique(np.concatenate(arrays), return_inverse=True)
+    bounds = np.cumsum([a.shape[0] for a in arrays])[:-1]
+    return classes, np.split(inverse.ravel(), bounds)
 
 
 def label_features(true_codes, pred_codes, k, weight=None):
@@ -221,9 +270,7 @@ class Resampler:
 
     def __init__(self, features, counts=None):
         self.features = [
-            f.toarray()
-            if sparse.issparse(f) and 8 * f.shape[0] * f.shape[1] <= _DENSE_BYTES
-            else f
+            f.toarray() if sparse.issparse(f) and _dense_enough(f) else f
             for f in features
         ]
         self.counts = counts
@@ -235,7 +282,7 @@ class Resampler:
         """The sums of the data itself, one (1, d) array per system."""
         w = np.ones(self.n_units) if self.counts is None else self.counts
         w = w.astype(np.float64)[None, :]
-        return [np.asarray(w @ f) for f in self.features]
+        return [_product(w, f) for f in self.features]
 
     def _rows(self):
         return _rows_per_chunk(max(self.n_units, self.width))
@@ -252,7 +299,27 @@ class Resampler:
         """Yield, chunk by chunk, the list of (c, d) sums of each system."""
         for c in _chunks(n_resamples, self._rows()):
             draws = self._draws(rng, c).astype(np.float64)
-            yield [np.asarray(draws @ f) for f in self.features]
+            yield [_product(draws, f) for f in self.features]
+
+    def jackknife(self, metric_of):
+        """The metric of the first system with one item of each unit left out.
+
+        Returns the value of each unit and its number of items, the weight of
+        that value in the jackknife: leaving out any item of a cell gives the
+        same table, so a cell needs one evaluation, not one per item. The
+        sums without one item are the totals minus the unit's features.
+        """
+        total = self.totals()[0]
+        features = self.features[0]
+        values = []
+        rows = _rows_per_chunk(self.width)
+        for start in range(0, self.n_units, rows):
+            part = features[start : start + rows]
+            if sparse.issparse(part):
+                part = part.toarray()
+            values.append(metric_of(total - part))
+        counts = np.ones(self.n_units) if self.counts is None else self.counts
+        return np.concatenate(values), counts
 
     @functools.cached_property
     def _permutation_parts(self):
@@ -278,21 +345,89 @@ class Resampler:
                 swaps[:, movable] = rng.binomial(
                     self.counts[movable], 0.5, size=(c, movable.size)
                 )
-            moved = np.asarray(swaps @ delta)
+            moved = _product(swaps, delta)
             yield [base_a + moved, base_b - moved]
+
+
+# A table of the cells is counted with np.bincount up to this many cells
+# (32 MiB of counts); beyond, the distinct cells are found by sorting.
+_DENSE_CELLS = 2**22
+# Items combined into cell codes at a time (8 MiB of codes).
+_COUNT_CHUNK = 2**20
 
 
 def label_cells(codes, k):
     """The distinct cells of label codes (one array per labelling) and their counts.
 
     Returns the codes of each cell's labels, one array per labelling, and the
-    number of items in each cell: the units of multinomial resampling.
+    number of items in each cell: the units of multinomial resampling. The
+    cells come in the order of the table ``table[c_0, c_1, ...]`` flattened
+    (C order), as :func:`table_cells` gives them; the table is counted in one
+    pass with ``np.bincount`` over the combined codes
+    ``(c_0 k + c_1) k + ...``.
     """
-    cell = codes[0]
-    for c in codes[1:]:
-        cell = cell * k + c
-    _, first, counts = np.unique(cell, return_index=True, return_counts=True)
-    return [c[first] for c in codes], counts
+    size = k ** len(codes)
+    if size > _DENSE_CELLS:
+        cells, counts = np.unique(np.column_stack(codes), axis=0, return_counts=True)
+        return list(cells.T), counts
+    table = np.zeros(size, dtype=np.int64)
+    n = codes[0].shape[0]
+    for start in range(0, n, _COUNT_CHUNK):  # chunks: memory independent of n
+        stop = start + _COUNT_CHUNK
+        cell = codes[0][start:stop].astype(np.intp, copy=True)
+        for c in codes[1:]:
+            cell *= k
+            cell += c[start:stop]
+        table += np.bincount(cell, minlength=size)
+    return table_cells(table.reshape((k,) * len(codes)))
+
+
+def label_table(*arrays):
+    """The sorted classes of label ``arrays``, and the non-empty cells of their table.
+
+    Returns ``(classes, codes, counts)`` as :func:`label_cells` does, the
+    codes indexing ``classes``. Integer and bool labels whose values span
+    few enough integers are counted in one chunked pass over their offsets
+    from the smallest label, with no codes of the items and extra memory
+    independent of their number; the classes are the values whose margin
+    is not empty. Other labels are encoded first (:func:`encode_labels`).
+    """
+    arrays = [np.asarray(a) for a in arrays]
+    spans = [_integer_span(a) for a in arrays]
+    if all(spans):
+        lo, hi = min(s[0] for s in spans), max(s[1] for s in spans)
+        width = hi - lo + 1
+        if width ** len(arrays) <= _DENSE_CELLS:
+            table = np.zeros(width ** len(arrays), dtype=np.int64)
+            for start in range(0, arrays[0].shape[0], _COUNT_CHUNK):
+                stop = start + _COUNT_CHUNK
+                cell = _offsets(arrays[0][start:stop], lo).astype(np.intp)
+                for a in arrays[1:]:
+                    cell *= width
+                    cell += _offsets(a[start:stop], lo)
+                table += np.bincount(cell, minlength=table.size)
+            table = table.reshape((width,) * len(arrays))
+            present = np.zeros(width, dtype=bool)
+            for axis in range(len(arrays)):
+                others = tuple(i for i in range(len(arrays)) if i != axis)
+                present |= table.sum(axis=others) > 0
+            dtype = np.result_type(*arrays)
+            classes = (np.flatnonzero(present) + lo).astype(dtype, copy=False)
+            return classes, *table_cells(table[np.ix_(*[present] * len(arrays))])
+    classes, codes = encode_labels(*arrays)
+    return classes, *label_cells(codes, classes.size)
+
+
+def table_cells(table):
+    """The non-empty cells of a count table: their index on each axis, and counts."""
+    flat = np.flatnonzero(table)
+    return list(np.unravel_index(flat, table.shape)), table.ravel()[flat]
+
+
+def cell_resampler(codes, counts, k):
+    """A :class:`Resampler` of cells: ``codes[0]`` the true labels' codes,
+    ``codes[1:]`` those of each system's predictions, ``counts`` the items."""
+    return Resampler([label_features(codes[0], c, k) for c in codes[1:]], counts)
 
 
 def label_resampler(y_true, y_preds, weight=None):
@@ -301,13 +436,13 @@ def label_resampler(y_true, y_preds, weight=None):
     Without weights the units are the observed cells of (true, predictions)
     labels; with weights, the items.
     """
+    if weight is None:
+        classes, codes, counts = label_table(y_true, *y_preds)
+        return cell_resampler(codes, counts, classes.size), classes
     classes, codes = encode_labels(y_true, *y_preds)
     k = classes.size
-    counts = None
-    if weight is None:
-        codes, counts = label_cells(codes, k)
     features = [label_features(codes[0], c, k, weight) for c in codes[1:]]
-    return Resampler(features, counts), classes
+    return Resampler(features), classes
 
 
 # Resamples per random stream. Fixed, so that the resamples do not depend on

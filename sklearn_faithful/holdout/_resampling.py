@@ -8,13 +8,13 @@ exactly one system is right.
 """
 
 import functools
-import types
 import warnings
 from dataclasses import dataclass, field
 from numbers import Integral
 
 import numpy as np
 from scipy import sparse, stats
+from scipy.special import ndtr, ndtri
 from sklearn.metrics import cohen_kappa_score
 
 from ..utils._compat import Interval, StrOptions, validate_params
@@ -41,9 +41,9 @@ from ..utils._validation import (
 from ._fast_metrics import (
     LABEL_METRICS,
     Resampler,
-    encode_labels,
-    label_cells,
+    cell_resampler,
     label_resampler,
+    label_table,
     metric_from_sums,
     resolve_metric,
     run_resamples,
@@ -365,7 +365,7 @@ def _interval(
     return ConfidenceInterval(float(low), float(high))
 
 
-def _warn_nan(dist, what="metric"):
+def _warn_nan(dist, what="metric", stacklevel=4):
     n_nan = int(np.isnan(dist).sum())
     if n_nan:
         warnings.warn(
@@ -373,12 +373,12 @@ def _warn_nan(dist, what="metric"):
             "out of the interval and the p-value. Pass zero_division= to the "
             "metric, or use more data.",
             RuntimeWarning,
-            stacklevel=4,
+            stacklevel=stacklevel,
         )
     return n_nan
 
 
-def _warn_degenerate(dist, what="metric"):
+def _warn_degenerate(dist, what="metric", stacklevel=4):
     """Warn when every resample gave the same value: the interval is a point.
 
     Small or saturated data (no positive predicted in any resample, a perfect
@@ -392,7 +392,7 @@ def _warn_degenerate(dist, what="metric"):
             "resamples, so the interval has zero width. This says the data are "
             "too few or the metric saturates, not that it is known exactly.",
             RuntimeWarning,
-            stacklevel=4,  # the user's call, past the validate_params wrapper
+            stacklevel=stacklevel,  # the user's call, past validate_params
         )
         return True
     return False
@@ -513,30 +513,216 @@ def _generic_permutation_block(rng, size, *, func, kwargs, weight, y_true, a, b)
     return out
 
 
-def _bootstrap_values(
-    y_true, y_preds, func, kwargs, spec, weight, rng, n_resamples, fast, run
-):
-    """The metric, or ``metric(B) - metric(A)``, on bootstrap resamples.
+class _Resampling:
+    """What the resampling functions need from their data.
 
-    Returns the values and whether the fast path served them; ``run`` holds
-    the keywords of :func:`run_resamples` (``n_jobs``, ``verbose``, ...).
+    ``statistics`` holds the metric of each system on the data; the
+    resamples are drawn by ``fast = (resampler, metric_of)`` (sums of cells
+    or items, :class:`Resampler`) or, without it, by calling the metric on
+    resampled ``items`` (a dict of ``func``, ``kwargs``, ``weight``,
+    ``y_true``, ``y_preds``).
     """
-    fast_path = _fast_resampler(y_true, y_preds, spec, kwargs, weight) if fast else None
-    if fast_path is not None:
-        resampler, metric_of = fast_path
-        draw = functools.partial(
-            _fast_bootstrap_block, resampler=resampler, metric_of=metric_of
+
+    def __init__(self, statistics, n_samples, fast=None, items=None):
+        self.statistics = statistics
+        self.n_samples = n_samples
+        self.fast = fast
+        self.items = items
+
+    def bootstrap_draw(self):
+        """``draw(rng, size)``: the metric, or B - A, on bootstrap resamples."""
+        if self.fast is not None:
+            resampler, metric_of = self.fast
+            return functools.partial(
+                _fast_bootstrap_block, resampler=resampler, metric_of=metric_of
+            )
+        items = dict(self.items, y_preds=tuple(self.items["y_preds"]))
+        return functools.partial(_generic_bootstrap_block, **items)
+
+    def permutation_draw(self):
+        """``draw(rng, size)``: B - A with the outputs swapped item by item."""
+        if self.fast is not None:
+            resampler, metric_of = self.fast
+            return functools.partial(
+                _fast_permutation_block, resampler=resampler, metric_of=metric_of
+            )
+        items = dict(self.items)
+        items["a"], items["b"] = items.pop("y_preds")
+        return functools.partial(_generic_permutation_block, **items)
+
+    def jackknife(self):
+        """The metric with one item left out: one value per unit, and its weight.
+
+        On cells a value stands for every item of its cell (weight: the
+        cell's count); on the item path the metric is called once per item.
+        """
+        if self.fast is not None:
+            resampler, metric_of = self.fast
+            return resampler.jackknife(metric_of)
+        items = self.items
+        n = items["y_true"].shape[0]
+        keep = np.ones(n, dtype=bool)
+        values = np.empty(n)
+        for i in range(n):
+            keep[i] = False
+            values[i] = _call(
+                items["func"],
+                items["kwargs"],
+                items["weight"],
+                keep,
+                items["y_true"],
+                items["y_preds"][0],
+            )
+            keep[i] = True
+        return values, np.ones(n)
+
+
+def _from_cells(classes, codes, counts, func, kwargs, spec):
+    """:class:`_Resampling` of the cells of a table: ``codes[0]`` the true
+    class of each cell, ``codes[1:]`` each system's prediction, ``counts`` its
+    items.
+
+    The statistic is scikit-learn's metric on the cells weighted by their
+    counts, which is its value on the items (integer sums are exact in
+    floating point); the resamples are multinomial draws of the table.
+    """
+    statistics = [
+        float(func(classes[codes[0]], classes[c], sample_weight=counts, **kwargs))
+        for c in codes[1:]
+    ]
+    k = classes.size
+    metric_of = functools.partial(
+        metric_from_sums,
+        spec=spec,
+        pos_index=_pos_label_index(classes, spec["pos_label"]),
+        k=k,
+    )
+    fast = (cell_resampler(codes, counts, k), metric_of)
+    return _Resampling(statistics, int(counts.sum()), fast=fast)
+
+
+def _from_labels(y_true, y_preds, func, kwargs, spec, weight, fast):
+    """:class:`_Resampling` of checked labels (or probabilities).
+
+    Label metrics without weights go to the table: one pass encodes the
+    labels, one counts the cells (:func:`label_cells`). The confidence
+    metrics and weighted items sum per-item features; other metrics are
+    called on each resample.
+    """
+    table_metric = spec is not None and spec["kind"] in ("accuracy", "prf")
+    if fast and table_metric and weight is None and all(y.ndim == 1 for y in y_preds):
+        classes, codes, counts = label_table(y_true, *y_preds)
+        return _from_cells(classes, codes, counts, func, kwargs, spec)
+    statistics = [float(_call(func, kwargs, weight, None, y_true, y)) for y in y_preds]
+    return _Resampling(
+        statistics,
+        int(y_true.shape[0]),
+        fast=_fast_resampler(y_true, y_preds, spec, kwargs, weight) if fast else None,
+        items=dict(
+            func=func, kwargs=kwargs, weight=weight, y_true=y_true, y_preds=y_preds
+        ),
+    )
+
+
+def _bca_interval(dist, statistic, jackknife, confidence_level, alternative):
+    """The BCa interval of ``dist``, as :func:`scipy.stats.bootstrap` computes it.
+
+    Efron & Tibshirani (1993), 14.3 and 15.4 (eq. 15.36), with a weighted
+    jackknife: ``jackknife = (theta, c)`` gives the metric ``theta_j``
+    without one item of unit ``j`` and the unit's items ``c_j``. With
+    ``d_j = mean - theta_j`` (the mean weighted by ``c``), the acceleration
+    is ``a = sum c_j d_j^3 / (6 (sum c_j d_j^2)^(3/2))``, the bias
+    correction ``z0 = Phi^-1(share of resamples below the statistic, ties
+    counted half)``, and the bounds are the quantiles
+    ``Phi(z0 + (z0 + z) / (1 - a (z0 + z)))`` for ``z = Phi^-1(alpha)`` and
+    ``Phi^-1(1 - alpha)``. Resamples with a NaN metric are left out.
+    """
+    alpha = 1 - confidence_level
+    if alternative == "two-sided":
+        alpha /= 2
+    values = dist[~np.isnan(dist)]
+    below = np.count_nonzero(values < statistic) + np.count_nonzero(values <= statistic)
+    z0 = ndtri(below / (2 * values.size))
+    theta, counts = jackknife
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d = np.sum(counts * theta) / np.sum(counts) - theta
+        a = np.sum(counts * d**3) / (6 * np.sum(counts * d**2) ** 1.5)
+        z = float(ndtri(alpha))
+        ends = [ndtr(z0 + (z0 + q) / (1 - a * (z0 + q))) for q in (z, -z)]
+    if np.isnan(ends).any() or values.size == 0:
+        low = high = np.nan
+    else:
+        low, high = np.quantile(values, ends)
+    if alternative == "less":
+        low = -np.inf
+    elif alternative == "greater":
+        high = np.inf
+    return ConfidenceInterval(float(low), float(high))
+
+
+def _bootstrap_interval(
+    data,
+    metric,
+    *,
+    n_resamples,
+    confidence_level,
+    method,
+    alternative,
+    random_state,
+    n_jobs,
+    verbose,
+    name,
+):
+    """:class:`BootstrapIntervalResult` of one system's ``data``
+    (:class:`_Resampling`), for the labels and the table entries alike."""
+    (statistic,) = data.statistics
+    rng = _generator(random_state)
+    dist = run_resamples(
+        data.bootstrap_draw(),
+        rng,
+        n_resamples,
+        n_jobs=n_jobs,
+        verbose=verbose,
+        name=name,
+    )
+    n_nan = _warn_nan(dist, stacklevel=5)
+    degenerate = _warn_degenerate(dist, stacklevel=5)
+    if method != "bca":
+        interval = _interval(
+            dist, statistic, confidence_level, method, alternative, stacklevel=5
+        )
+    elif degenerate:
+        point = float(dist[~np.isnan(dist)][0])
+        interval = ConfidenceInterval(
+            -np.inf if alternative == "less" else point,
+            np.inf if alternative == "greater" else point,
         )
     else:
-        draw = functools.partial(
-            _generic_bootstrap_block,
-            func=func,
-            kwargs=kwargs,
-            weight=weight,
-            y_true=y_true,
-            y_preds=tuple(y_preds),
+        interval = _bca_interval(
+            dist, statistic, data.jackknife(), confidence_level, alternative
         )
-    return run_resamples(draw, rng, n_resamples, **run), fast_path is not None
+        if np.isnan(interval).any():
+            warnings.warn(
+                "the BCa interval is undefined for these data (its acceleration "
+                "is 0/0: the jackknife values of the metric are all equal, or NaN); "
+                "use method='percentile' or more data.",
+                RuntimeWarning,
+                stacklevel=4,
+            )
+    return BootstrapIntervalResult(
+        statistic=statistic,
+        confidence_interval=interval,
+        bootstrap_distribution=dist,
+        standard_error=float(np.nanstd(dist, ddof=1)),
+        confidence_level=float(confidence_level),
+        alternative=alternative,
+        method=method,
+        metric=metric,
+        n_samples=data.n_samples,
+        n_resamples=n_resamples,
+        n_nan=n_nan,
+        fast_path=data.fast is not None,
+    )
 
 
 @validate_params(
@@ -587,9 +773,12 @@ def bootstrap_confidence_interval(
     confidence_level : float, default=0.95
         Level of the interval.
     method : {"percentile", "basic", "bca"}, default="percentile"
-        Interval type. ``"bca"`` draws the resamples without the fast path
-        and lets :func:`scipy.stats.bootstrap` compute the BCa interval from
-        them (its jackknife calls the metric once per item, in one job).
+        Interval type. ``"bca"`` is the interval of
+        :func:`scipy.stats.bootstrap` on the same resamples; its jackknife
+        takes one value per non-empty (true, predicted) cell for label
+        metrics, weighted by the cell's count, one vectorised pass over the
+        items for the confidence metrics and weighted items, and calls any
+        other metric once per item.
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         ``"less"`` gives an upper bound ``(-inf, high)``, ``"greater"`` a
         lower bound ``(low, inf)``.
@@ -626,6 +815,11 @@ def bootstrap_confidence_interval(
     contributions, so the two are **identical** for the same seed (up to
     floating-point summation order).
 
+    The label metrics encode the labels in one pass (``np.bincount`` for
+    integer labels, one ``np.unique`` for others) and count the cells in one
+    more; the statistic is the metric on the cells weighted by their counts,
+    which is its value on the items.
+
     Resample ``b`` is drawn from the random stream of its block of 256,
     spawned from one seed drawn from ``random_state``
     (:class:`numpy.random.SeedSequence`); a job runs whole blocks, which is
@@ -647,66 +841,18 @@ def bootstrap_confidence_interval(
     weight = _check_sample_weight(
         weight, y_true.shape[0], name="metric_kwargs['sample_weight']"
     )
-    statistic = float(_call(func, kwargs, weight, None, y_true, y_pred))
-    rng = _generator(random_state)
-    run = dict(n_jobs=n_jobs, verbose=verbose, name="bootstrap_confidence_interval")
-    if method == "bca":
-        # resample item indices, so that probabilities (2-D) and weights
-        # travel with their items; the jackknife of BCa works on them too
-        dist, used_fast = _bootstrap_values(
-            y_true, [y_pred], func, kwargs, spec, weight, rng, n_resamples, False, run
-        )
-        with warnings.catch_warnings():
-            # scipy's warnings about an undefined BCa are replaced by ours below
-            warnings.simplefilter("ignore", RuntimeWarning)
-            warnings.simplefilter("ignore", stats.DegenerateDataWarning)
-            # no new resamples: scipy computes the interval from ours
-            res = stats.bootstrap(
-                (np.arange(y_true.shape[0]),),
-                lambda idx: _call(func, kwargs, weight, idx, y_true, y_pred),
-                vectorized=False,
-                n_resamples=0,
-                bootstrap_result=types.SimpleNamespace(bootstrap_distribution=dist),
-                confidence_level=confidence_level,
-                method="BCa",
-                alternative=alternative,
-            )
-        n_nan = _warn_nan(dist)
-        interval = ConfidenceInterval(*map(float, res.confidence_interval))
-        if _warn_degenerate(dist):
-            point = float(dist[~np.isnan(dist)][0])
-            interval = ConfidenceInterval(
-                -np.inf if alternative == "less" else point,
-                np.inf if alternative == "greater" else point,
-            )
-        elif np.isnan(interval).any():
-            warnings.warn(
-                "the BCa interval is undefined for these data (its acceleration "
-                "is 0/0: the jackknife values of the metric are all equal, or NaN); "
-                "use method='percentile' or more data.",
-                RuntimeWarning,
-                stacklevel=3,
-            )
-    else:
-        dist, used_fast = _bootstrap_values(
-            y_true, [y_pred], func, kwargs, spec, weight, rng, n_resamples, fast, run
-        )
-        n_nan = _warn_nan(dist)
-        _warn_degenerate(dist)
-        interval = _interval(dist, statistic, confidence_level, method, alternative)
-    return BootstrapIntervalResult(
-        statistic=statistic,
-        confidence_interval=interval,
-        bootstrap_distribution=dist,
-        standard_error=float(np.nanstd(dist, ddof=1)),
-        confidence_level=float(confidence_level),
-        alternative=alternative,
-        method=method,
-        metric=_metric_name(metric, func),
-        n_samples=int(y_true.shape[0]),
+    data = _from_labels(y_true, [y_pred], func, kwargs, spec, weight, fast)
+    return _bootstrap_interval(
+        data,
+        _metric_name(metric, func),
         n_resamples=n_resamples,
-        n_nan=n_nan,
-        fast_path=used_fast,
+        confidence_level=confidence_level,
+        method=method,
+        alternative=alternative,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        verbose=verbose,
+        name="bootstrap_confidence_interval",
     )
 
 
@@ -728,7 +874,8 @@ def _paired_pvalue(null, statistic, alternative):
     return float((extreme.sum() + 1) / (null.size + 1))
 
 
-def _paired_setup(y_true, y_pred_a, y_pred_b, metric, metric_kwargs):
+def _paired_setup(y_true, y_pred_a, y_pred_b, metric, metric_kwargs, fast):
+    """The checked data of two systems (:class:`_Resampling`), and the metric's name."""
     y_true, (a, b) = _check_arrays(
         y_true, y_pred_a, y_pred_b, names=("y_pred_a", "y_pred_b")
     )
@@ -737,11 +884,61 @@ def _paired_setup(y_true, y_pred_a, y_pred_b, metric, metric_kwargs):
     weight = _check_sample_weight(
         weight, y_true.shape[0], name="metric_kwargs['sample_weight']"
     )
-    statistic = float(
-        _call(func, kwargs, weight, None, y_true, b)
-        - _call(func, kwargs, weight, None, y_true, a)
+    data = _from_labels(y_true, [a, b], func, kwargs, spec, weight, fast)
+    return data, _metric_name(metric, func)
+
+
+def _paired_test(
+    data,
+    metric,
+    *,
+    method,
+    n_resamples,
+    confidence_level,
+    alternative,
+    random_state,
+    n_jobs,
+    verbose,
+    name,
+):
+    """:class:`PairedTestResult` of two systems' ``data`` (:class:`_Resampling`).
+
+    ``method="bootstrap"``: the null distribution is the bootstrap one
+    shifted to mean zero. ``"permutation"``: the null distribution comes from
+    swaps, and the bootstrap resamples of the interval are drawn after them.
+    """
+    statistic_a, statistic_b = data.statistics
+    statistic = statistic_b - statistic_a
+    rng = _generator(random_state)
+    run = dict(n_jobs=n_jobs, verbose=verbose, name=name)
+    if method == "permutation":
+        null = run_resamples(
+            data.permutation_draw(), rng, n_resamples, what="permutations", **run
+        )
+        _warn_nan(null, "difference", stacklevel=5)
+        run["what"] = "bootstrap resamples"
+    diffs = run_resamples(data.bootstrap_draw(), rng, n_resamples, **run)
+    if method == "bootstrap":
+        _warn_nan(diffs, "difference", stacklevel=5)
+        _warn_degenerate(diffs, "difference", stacklevel=5)
+        null = diffs - statistic
+    # warn now, at the call, if the tails hold too few resamples
+    _interval(
+        diffs, statistic, confidence_level, "percentile", alternative, stacklevel=5
     )
-    return y_true, a, b, func, kwargs, spec, weight, statistic
+    return PairedTestResult(
+        statistic=statistic,
+        pvalue=_paired_pvalue(null, statistic, alternative),
+        alternative=alternative,
+        confidence_level=float(confidence_level),
+        method=method,
+        metric=metric,
+        n_samples=data.n_samples,
+        n_resamples=n_resamples,
+        fast_path=data.fast is not None,
+        bootstrap_distribution=diffs,
+        null_distribution=null,
+    )
 
 
 @validate_params(_PAIRED_CONSTRAINTS, prefer_skip_nested_validation=False)
@@ -796,31 +993,18 @@ n_jobs, verbose
     >>> round(res.statistic, 2), res.pvalue < 0.05
     (0.1, True)
     """
-    y_true, a, b, func, kwargs, spec, weight, statistic = _paired_setup(
-        y_true, y_pred_a, y_pred_b, metric, metric_kwargs
-    )
-    rng = _generator(random_state)
-    run = dict(n_jobs=n_jobs, verbose=verbose, name="paired_bootstrap_test")
-    diffs, used_fast = _bootstrap_values(
-        y_true, [a, b], func, kwargs, spec, weight, rng, n_resamples, fast, run
-    )
-    _warn_nan(diffs, "difference")
-    _warn_degenerate(diffs, "difference")
-    # warn now, at the call, if the tails hold too few resamples
-    _interval(diffs, statistic, confidence_level, "percentile", alternative)
-    null = diffs - statistic
-    return PairedTestResult(
-        statistic=statistic,
-        pvalue=_paired_pvalue(null, statistic, alternative),
-        alternative=alternative,
-        confidence_level=float(confidence_level),
+    data, name = _paired_setup(y_true, y_pred_a, y_pred_b, metric, metric_kwargs, fast)
+    return _paired_test(
+        data,
+        name,
         method="bootstrap",
-        metric=_metric_name(metric, func),
-        n_samples=int(y_true.shape[0]),
         n_resamples=n_resamples,
-        fast_path=used_fast,
-        bootstrap_distribution=diffs,
-        null_distribution=null,
+        confidence_level=confidence_level,
+        alternative=alternative,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        verbose=verbose,
+        name="paired_bootstrap_test",
     )
 
 
@@ -878,55 +1062,18 @@ confidence_level, alternative, fast, random_state, n_jobs, verbose
     >>> round(res.statistic, 2), res.pvalue < 0.05
     (0.1, True)
     """
-    y_true, a, b, func, kwargs, spec, weight, statistic = _paired_setup(
-        y_true, y_pred_a, y_pred_b, metric, metric_kwargs
-    )
-    rng = _generator(random_state)
-    name = "paired_permutation_test"
-    fast_path = _fast_resampler(y_true, [a, b], spec, kwargs, weight) if fast else None
-    if fast_path is not None:
-        resampler, metric_of = fast_path
-        draw = functools.partial(
-            _fast_permutation_block, resampler=resampler, metric_of=metric_of
-        )
-    else:
-        draw = functools.partial(
-            _generic_permutation_block,
-            func=func,
-            kwargs=kwargs,
-            weight=weight,
-            y_true=y_true,
-            a=a,
-            b=b,
-        )
-    null = run_resamples(
-        draw,
-        rng,
-        n_resamples,
+    data, name = _paired_setup(y_true, y_pred_a, y_pred_b, metric, metric_kwargs, fast)
+    return _paired_test(
+        data,
+        name,
+        method="permutation",
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        alternative=alternative,
+        random_state=random_state,
         n_jobs=n_jobs,
         verbose=verbose,
-        name=name,
-        what="permutations",
-    )
-    _warn_nan(null, "difference")
-    run = dict(n_jobs=n_jobs, verbose=verbose, name=name, what="bootstrap resamples")
-    diffs, _ = _bootstrap_values(
-        y_true, [a, b], func, kwargs, spec, weight, rng, n_resamples, fast, run
-    )
-    # warn now, at the call, if the tails hold too few resamples
-    _interval(diffs, statistic, confidence_level, "percentile", alternative)
-    return PairedTestResult(
-        statistic=statistic,
-        pvalue=_paired_pvalue(null, statistic, alternative),
-        alternative=alternative,
-        confidence_level=float(confidence_level),
-        method="permutation",
-        metric=_metric_name(metric, func),
-        n_samples=int(y_true.shape[0]),
-        n_resamples=n_resamples,
-        fast_path=fast_path is not None,
-        bootstrap_distribution=diffs,
-        null_distribution=null,
+        name="paired_permutation_test",
     )
 
 
@@ -1021,12 +1168,25 @@ def _sign_test(
         labels_only=True,
     )
     right_a, right_b = a == y_true, b == y_true
-    n_b = int(np.count_nonzero(right_b & ~right_a))  # c
-    n_a = int(np.count_nonzero(right_a & ~right_b))  # b
+    return _sign_test_from_counts(
+        int(np.count_nonzero(right_b & ~right_a)),  # c
+        int(np.count_nonzero(right_a & ~right_b)),  # b
+        int(y_true.shape[0]),
+        alternative=alternative,
+        confidence_level=confidence_level,
+        stacklevel=stacklevel + 1,
+    )
+
+
+def _sign_test_from_counts(
+    n_b, n_a, n_samples, *, alternative, confidence_level, stacklevel
+):
+    """The exact binomial test of ``n_b`` items only B gets right against
+    ``n_a`` only A gets right, out of ``n_samples``."""
     n = n_a + n_b
     if n == 0:
         warnings.warn(
-            f"no item is discordant: A and B are right on the same {y_true.shape[0]} "
+            f"no item is discordant: A and B are right on the same {n_samples} "
             "items, so nothing tells them apart; the p-value is 1.0.",
             RuntimeWarning,
             stacklevel=stacklevel,
@@ -1044,7 +1204,7 @@ def _sign_test(
         n_discordant=n,
         n_b_better=n_b,
         n_a_better=n_a,
-        n_samples=int(y_true.shape[0]),
+        n_samples=n_samples,
     )
 
 
@@ -1066,17 +1226,17 @@ def _disagreement_weights(k, weights):
 
 
 def _kappa_resampler(y1, y2, weights):
-    """Resampler of the agreement cells and the kappa of (c, 2k + 1) sums.
+    """Resampler of the agreement cells, the kappa of (c, 2k + 1) sums, and
+    the kappa of the data.
 
     Each cell (i, j) of items contributes its row label, its column label
     and its disagreement weight ``w_ij``. Then ``kappa = 1 - sum w C / sum w
     E`` with expected counts ``E_ij = R_i C_j / N`` from the margins, and
     ``sum w E = (R @ w) . C / N``: no K x K table per resample.
     """
-    classes, codes = encode_labels(y1, y2)
+    classes, (c1, c2), counts = label_table(y1, y2)
     k = classes.size
     w = _disagreement_weights(k, weights)
-    (c1, c2), counts = label_cells(codes, k)
     n_cells = counts.size
     rows = np.repeat(np.arange(n_cells), 3)
     cols = np.column_stack([c1, k + c2, np.full(n_cells, 2 * k)]).ravel()
@@ -1084,7 +1244,14 @@ def _kappa_resampler(y1, y2, weights):
     features = sparse.csr_matrix((data, (rows, cols)), shape=(n_cells, 2 * k + 1))
 
     kappa = functools.partial(_kappa_from_sums, w=w, k=k)
-    return Resampler([features], counts), kappa
+    # scikit-learn's kappa on the cells weighted by their counts: its value
+    # on the items, without sorting them again
+    statistic = float(
+        cohen_kappa_score(
+            classes[c1], classes[c2], weights=weights, sample_weight=counts
+        )
+    )
+    return Resampler([features], counts), kappa, statistic
 
 
 def _kappa_from_sums(sums, w, k):
@@ -1150,9 +1317,8 @@ def kappa_confidence_interval(
     0.697
     """
     y1, (y2,) = _check_arrays(y1, y2, names=("y2",), true_name="y1", labels_only=True)
-    statistic = float(cohen_kappa_score(y1, y2, weights=weights))
+    resampler, kappa, statistic = _kappa_resampler(y1, y2, weights)
     rng = _generator(random_state)
-    resampler, kappa = _kappa_resampler(y1, y2, weights)
     draw = functools.partial(
         _fast_bootstrap_block, resampler=resampler, metric_of=kappa
     )

@@ -265,8 +265,13 @@ def _integer_span(y):
 
 
 def _offsets(y, lo):
-    """``y - lo`` as int64 offsets into a lookup table."""
-    return y.astype(np.int64) - lo
+    """``y - lo`` as int64 offsets into a lookup table (``y`` itself when it
+    already is: callers only read the offsets)."""
+    if lo == 0 and y.dtype == np.int64:
+        return y
+    offsets = y.astype(np.int64)
+    offsets -= lo
+    return offsets
 
 
 def _unique_labels(y):
