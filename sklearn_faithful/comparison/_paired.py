@@ -14,12 +14,13 @@ with ``S^2`` estimated from the within-partition half-differences
 ``d_j1 - d_j2`` and ``kappa`` the m x 2 design's variance inflation.
 """
 
+import functools
 import math
 import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 from ..metrics._prf import _precision_recall_fscore
 from ..utils._compat import StrOptions, validate_params
@@ -89,10 +90,21 @@ def _difference_posterior(differences, n_repetitions):
 
 
 class _DifferencePosteriorMixin(_BayesResultMixin):
-    """``summary`` of a result with a ``posterior`` t of the difference B - A;
+    """``summary`` and ``posterior`` of a result with a posterior t of the
+    difference B - A (fields ``difference``, ``scale``, ``df``);
     ``_summary_head`` names the test."""
 
-    _not_in_dict = ("posterior",)
+    @functools.cached_property
+    def posterior(self):
+        """The posterior t of the difference, a frozen scipy distribution.
+
+        ``difference + scale t_df``; a point mass at ``difference`` when
+        ``scale`` is 0. Built on first use: creating a frozen scipy
+        distribution costs more than the whole test.
+        """
+        if self.scale > 0:
+            return stats.t(self.df, loc=self.difference, scale=self.scale)
+        return _PointMass(self.difference)
 
     def summary(self):
         """Describe the test in one plain-text paragraph.
@@ -174,31 +186,30 @@ class PairedBayesTestResult(_DifferencePosteriorMixin):
     scores_b: np.ndarray = field(repr=False)
     df: float
     scale: float
-    posterior: object = field(repr=False)
 
     def _summary_head(self):
         return f"{self.metric} (paired)"
 
 
 def _difference_probabilities(loc, scale, df, rope, why, what, stacklevel):
-    """The posterior ``loc + scale t_df`` of a difference and its probabilities.
+    """Probabilities of the posterior ``loc + scale t_df`` of a difference.
 
-    Returns ``(posterior, P(mu <= 0), P(mu < -rope), P(mu > rope))``. With
-    ``scale`` 0 the data carry no information on the spread: equal models
-    (``loc`` 0) get no direction, anything else a point mass and a warning
-    that starts with ``why`` and asks to check the ``what``.
+    Returns ``(P(mu <= 0), P(mu < -rope), P(mu > rope))``. With ``scale`` 0
+    the data carry no information on the spread: equal models (``loc`` 0) get
+    no direction, anything else a point mass and a warning that starts with
+    ``why`` and asks to check the ``what``.
     """
     if scale > 0:
-        posterior = stats.t(df, loc=loc, scale=scale)
+        # P(mu <= x) = stdtr(df, (x - loc) / scale), as scipy's stats.t.cdf
+        # computes it, without the cost of a frozen distribution
         return (
-            posterior,
-            float(posterior.cdf(0.0)),
-            float(posterior.cdf(-rope)),
-            float(posterior.sf(rope)),
+            float(special.stdtr(df, (0.0 - loc) / scale)),
+            float(special.stdtr(df, (-rope - loc) / scale)),
+            float(special.stdtr(df, -((rope - loc) / scale))),
         )
     if loc == 0:  # equal models: no direction, and nothing outside any rope
         p_side = 0.0 if rope > 0 else 0.5
-        return _PointMass(0.0), 0.5, p_side, p_side
+        return 0.5, p_side, p_side
     warnings.warn(
         f"{why} no information on their spread; the posterior is a point mass "
         f"at {loc:.6g}. Check the {what}.",
@@ -206,7 +217,6 @@ def _difference_probabilities(loc, scale, df, rope, why, what, stacklevel):
         stacklevel=stacklevel + 1,
     )
     return (
-        _PointMass(loc),
         1.0 if loc <= 0 else 0.0,
         float(loc < -rope),
         float(loc > rope),
@@ -357,7 +367,7 @@ def paired_bayes_test(
     loc, scale, df = _difference_posterior(differences, n_splits // 2)
 
     rope = float(rope)
-    posterior, p_h0, p_worse, p_better = _difference_probabilities(
+    p_h0, p_worse, p_better = _difference_probabilities(
         loc,
         scale,
         df,
@@ -384,5 +394,4 @@ def paired_bayes_test(
         scores_b=scores_b,
         df=df,
         scale=scale,
-        posterior=posterior,
     )
