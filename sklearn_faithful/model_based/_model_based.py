@@ -47,6 +47,7 @@ from ..utils._validation import (
     _encode,
     _is_text,
     _resolve_pos_label,
+    _unique_labels,
     _validate_init_params,
     _validate_method,
 )
@@ -1078,10 +1079,17 @@ class ModelBasedMetricTest(BaseEstimator):
             of = "the metric model's classes"
         pos_label, name = _deprecated_pos_label(self.pos_label, self.positive_label)
         _, pos = _resolve_pos_label(classes, pos_label, name=name, of=of)
-        is_pos = {
-            key: (_encode(arr, classes, key, of, hint="") == pos).astype(np.float64)
-            for key, arr in arrays.items()
-        }
+        if self.metric_model is None:
+            # the classes are the labels' union: every label is one of them
+            is_pos = {
+                key: (arr == classes[pos]).astype(np.float64)
+                for key, arr in arrays.items()
+            }
+        else:
+            is_pos = {
+                key: (_encode(arr, classes, key, of, hint="") == pos).astype(np.float64)
+                for key, arr in arrays.items()
+            }
         return _ppi_core(
             (is_pos["labels_c"], is_pos["annotated_c[0]"], is_pos["annotated_c[1]"]),
             (is_pos["labels_t"], is_pos["annotated_t[0]"], is_pos["annotated_t[1]"]),
@@ -1172,4 +1180,4 @@ def _classes_of(arrays):
             f"{words} holds strings and {numbers} does not; all labels must be of "
             "one kind."
         )
-    return np.unique(np.concatenate([np.unique(arr) for arr in arrays.values()]))
+    return np.unique(np.concatenate([_unique_labels(arr) for arr in arrays.values()]))
