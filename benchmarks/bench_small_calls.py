@@ -11,9 +11,9 @@ b. ``corrected_resampled_ttest`` on 10 splits against the formula in ten
    p-value calls ``scipy.stats.t.sf`` directly: the gallery's frozen
    ``stats.t(df=...)`` alone costs more than our whole call.
 c. ``ModelBasedMetricTest(method="ppi", lam=1).test_labels`` on 0/1 labels
-   (``--n-outputs`` outputs and ``--n-annotated`` annotated items per system,
-   two systems, unpaired) against two calls of ppi_py's ``ppi_mean_ci``
-   (``lam=1``), one per system.
+   (``--n-outputs`` outputs and as many ``--n-annotated`` annotated items
+   per system: 1,000 and 100, then 10,000 and 500; two systems, unpaired)
+   against two calls of ppi_py's ``ppi_mean_ci`` (``lam=1``), one per system.
 d. ``ModelComparison.from_cv_results(..., reference=None)`` on the
    ``cv_results_`` of a search with 100 candidates and 10 splits (as
    bench_model_comparison.py) against a plain loop over the 4,950 pairs that
@@ -138,16 +138,20 @@ def bench_corrected(args):
 
 
 def bench_ppi(args):
+    for n, m in zip(args.n_outputs, args.n_annotated, strict=True):
+        bench_ppi_one(args, n, m)
+
+
+def bench_ppi_one(args, n, m):
     what = (
         f"c. ModelBasedMetricTest(method='ppi', lam=1).test_labels, "
-        f"{args.n_outputs} outputs + {args.n_annotated} annotated per system"
+        f"{n} outputs + {m} annotated per system"
     )
     if importlib.util.find_spec("ppi_py") is None:
         return skip(what, "ppi_py")
     import ppi_py
 
     rng = np.random.default_rng(0)
-    n, m = args.n_outputs, args.n_annotated
     outputs = [(rng.random(n) < p).astype(np.int64) for p in (0.3, 0.35)]
     annotated = []
     for p in (0.3, 0.35):
@@ -186,7 +190,9 @@ def bench_all_pairs(args):
     results = search.cv_results_
     n_train, n_test = len(y) - len(y) // 5, len(y) // 5
     k = len(results["params"])
-    what = f"d. from_cv_results(reference=None), {k} candidates, {k * (k - 1) // 2} pairs"
+    what = (
+        f"d. from_cv_results(reference=None), {k} candidates, {k * (k - 1) // 2} pairs"
+    )
     table = np.column_stack([results[f"split{s}_test_score"] for s in range(10)])
 
     def ours():
@@ -221,8 +227,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--calls", type=int, default=300)
-    parser.add_argument("--n-outputs", type=int, default=1_000)
-    parser.add_argument("--n-annotated", type=int, default=100)
+    parser.add_argument("--n-outputs", type=int, nargs="+", default=[1_000, 10_000])
+    parser.add_argument("--n-annotated", type=int, nargs="+", default=[100, 500])
     parser.add_argument(
         "--only", choices=["bayesian", "corrected", "ppi", "pairs"], default=None
     )
