@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from sklearn_faithful.holdout import sign_test
 from sklearn_faithful.holdout._mcnemar import (
@@ -131,7 +132,9 @@ def test_mcnemar_without_discordant_items(method, reference):
     assert record[0].filename == __file__  # points at the user's call
     assert (res.statistic, res.pvalue) == (0.0, 1.0)
     assert (res.n_a_only, res.n_b_only, res.n_samples) == (0, 0, 11)
-    assert res.difference == 0.0 and res.confidence_interval() == (0.0, 0.0)
+    # no discordant item: the interval still has width (1/2 added to each cell)
+    low, high = res.confidence_interval()
+    assert res.difference == 0.0 and low == pytest.approx(-high) and high > 0
     ref = reference(_statsmodels_mcnemar, [[8, 0], [0, 3]], exact=True)
     assert tuple(ref) == (0.0, 1.0)
     with pytest.warns(RuntimeWarning, match="no item is discordant"):
@@ -144,15 +147,17 @@ def test_mcnemar_exact_is_the_sign_test(table):
     res, sign = mcnemar_test(y, a, b), sign_test(y, a, b)
     assert res.pvalue == sign.pvalue  # exactly: one computes, the other calls it
     assert (res.n_a_only, res.n_b_only) == (sign.n_a_better, sign.n_b_better)
-    # the interval of the accuracy difference is the sign test's, rescaled
-    n_d = sign.n_discordant
+    # the interval of the accuracy difference: Agresti & Min (2005), the Wald
+    # interval of p21 - p12 after adding 1/2 to each of the four cells
+    n_both, n_a, n_b, n_neither = table
+    cells = np.array([n_both, n_a, n_b, n_neither]) + 0.5
+    p = cells / cells.sum()
+    d = p[2] - p[1]
+    var = (p[1] + p[2] - d**2) / cells.sum()
     for level in (0.8, 0.95):
-        low, high = sign.confidence_interval(level)
-        expected = (
-            (2 * low - 1) * n_d / res.n_samples,
-            (2 * high - 1) * n_d / res.n_samples,
-        )
-        assert res.confidence_interval(level) == pytest.approx(expected, abs=1e-15)
+        z = stats.norm.ppf(0.5 + level / 2)
+        expected = (max(d - z * var**0.5, -1), min(d + z * var**0.5, 1))
+        assert res.confidence_interval(level) == pytest.approx(expected, abs=1e-12)
     assert res.difference == pytest.approx((table[2] - table[1]) / sum(table))
     low, high = res.confidence_interval()
     assert low <= res.difference <= high
