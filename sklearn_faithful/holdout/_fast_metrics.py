@@ -424,24 +424,70 @@ def table_cells(table):
     return list(np.unravel_index(flat, table.shape)), table.ravel()[flat]
 
 
-def cell_resampler(codes, counts, k):
+def cell_resampler(codes, counts, k, clusters=None):
     """A :class:`Resampler` of cells: ``codes[0]`` the true labels' codes,
-    ``codes[1:]`` those of each system's predictions, ``counts`` the items."""
-    return Resampler([label_features(codes[0], c, k) for c in codes[1:]], counts)
+    ``codes[1:]`` those of each system's predictions, ``counts`` the items.
+
+    ``clusters``, a (n_clusters, n_cells) matrix of each cluster's items in
+    each cell, makes the clusters the units: a cluster's features are the
+    sums of its cells' (``clusters @ features``), and resamples draw whole
+    clusters.
+    """
+    features = [label_features(codes[0], c, k) for c in codes[1:]]
+    if clusters is None:
+        return Resampler(features, counts)
+    return Resampler([clusters @ f for f in features])
 
 
-def label_resampler(y_true, y_preds, weight=None):
+def cluster_cells(groups, n_groups, codes, k):
+    """The non-empty cells of label ``codes`` and each cluster's items in them.
+
+    Returns ``(clusters, cell_codes)``: a sparse (n_groups, n_cells) matrix
+    whose row ``g`` counts the items of cluster ``groups == g`` in each cell,
+    and the codes of each cell's labels, one array per labelling, the cells
+    in the order :func:`label_cells` gives them.
+    """
+    size = k ** len(codes)
+    cell = codes[0].astype(np.int64)
+    for c in codes[1:]:
+        cell = cell * k + c
+    table = sparse.csr_matrix(
+        (np.ones(cell.shape[0]), (groups, cell)), shape=(n_groups, size)
+    )
+    table.sum_duplicates()
+    present = np.unique(table.indices)
+    return table[:, present], list(np.unravel_index(present, (k,) * len(codes)))
+
+
+def cluster_sums(features, groups, n_groups):
+    """Each cluster's sums of its items' features, one list entry per system.
+
+    ``indicator @ f`` with the (n_groups, n_items) indicator of the items'
+    clusters ``groups``: dense features stay dense, sparse stay sparse.
+    """
+    n = groups.shape[0]
+    indicator = sparse.csr_matrix(
+        (np.ones(n), (groups, np.arange(n))), shape=(n_groups, n)
+    )
+    return [indicator @ f for f in features]
+
+
+def label_resampler(y_true, y_preds, weight=None, groups=None):
     """A :class:`Resampler` of label predictions, and the classes.
 
     Without weights the units are the observed cells of (true, predictions)
-    labels; with weights, the items.
+    labels; with weights, the items, or with ``groups = (codes, n_groups)``
+    the clusters (:func:`cluster_sums`; without weights, the clusters' cells
+    are cheaper: :func:`cluster_cells`).
     """
-    if weight is None:
+    if weight is None and groups is None:
         classes, codes, counts = label_table(y_true, *y_preds)
         return cell_resampler(codes, counts, classes.size), classes
     classes, codes = encode_labels(y_true, *y_preds)
     k = classes.size
     features = [label_features(codes[0], c, k, weight) for c in codes[1:]]
+    if groups is not None:
+        features = cluster_sums(features, *groups)
     return Resampler(features), classes
 
 
