@@ -284,13 +284,23 @@ class Resampler:
         w = w.astype(np.float64)[None, :]
         return [_product(w, f) for f in self.features]
 
+    @functools.cached_property
+    def _shares(self):
+        """Each cell's share of the items, the multinomial's probabilities."""
+        return self.counts / self.n
+
     def _rows(self):
-        return _rows_per_chunk(max(self.n_units, self.width))
+        if self.counts is None:
+            return _rows_per_chunk(max(self.n_units, self.width))
+        # cells: a chunk holds its draws, their float copy and the product's
+        # copy (or a table's cell codes), each (rows, n_units); counts are
+        # integers, so the sums do not depend on the chunk
+        return _rows_per_chunk(3 * max(self.n_units, self.width))
 
     def _draws(self, rng, c):
         """(c, n_units) bootstrap multiplicities of one chunk."""
         if self.counts is not None:
-            return rng.multinomial(self.n, self.counts / self.n, size=c)
+            return rng.multinomial(self.n, self._shares, size=c)
         idx = rng.integers(0, self.n, size=(c, self.n))
         idx += (np.arange(c) * self.n)[:, None]
         return np.bincount(idx.ravel(), minlength=c * self.n).reshape(c, self.n)
@@ -312,10 +322,11 @@ class Resampler:
         total = self.totals()[0]
         features = self.features[0]
         values = []
-        rows = _rows_per_chunk(self.width)
+        # the metric makes a few (rows, width) arrays of its own
+        rows = _rows_per_chunk(8 * self.width)
         for start in range(0, self.n_units, rows):
             part = features[start : start + rows]
-            if sparse.issparse(part):
+            if not isinstance(part, np.ndarray):
                 part = part.toarray()
             values.append(metric_of(total - part))
         counts = np.ones(self.n_units) if self.counts is None else self.counts
@@ -326,8 +337,13 @@ class Resampler:
         """The totals, the change of a swap and the cells a swap changes."""
         fa, fb = self.features
         delta = fb - fa  # swapping a unit moves delta from B's sums to A's
-        changes = np.asarray(abs(delta).sum(axis=1)).ravel()
-        return self.totals(), delta, np.flatnonzero(changes > 0)
+        if isinstance(delta, _TableFeatures):
+            changes = delta.index != delta.minus
+        else:
+            changes = np.asarray(abs(delta).sum(axis=1)).ravel() > 0
+        movable = np.flatnonzero(changes)
+        counts = None if self.counts is None else self.counts[movable]
+        return self.totals(), delta, movable, counts
 
     def permute(self, rng, n_resamples):
         """Yield the sums of two systems whose outputs are swapped unit by unit.
@@ -336,17 +352,66 @@ class Resampler:
         the number of swapped items of each cell is binomial; cells where the
         two systems agree are left alone, as swapping them changes nothing.
         """
-        (base_a, base_b), delta, movable = self._permutation_parts
+        (base_a, base_b), delta, movable, counts = self._permutation_parts
         for c in _chunks(n_resamples, self._rows()):
             if self.counts is None:
                 swaps = (rng.random((c, self.n)) < 0.5).astype(np.float64)
             else:
                 swaps = np.zeros((c, self.n_units))
-                swaps[:, movable] = rng.binomial(
-                    self.counts[movable], 0.5, size=(c, movable.size)
-                )
+                swaps[:, movable] = rng.binomial(counts, 0.5, size=(c, movable.size))
             moved = _product(swaps, delta)
             yield [base_a + moved, base_b - moved]
+
+
+class _TableFeatures:
+    """The features of :func:`label_features` of cells, from each unit's cell.
+
+    Unit ``u`` is an item of the (true, predicted) cell ``index[u] = true k +
+    predicted`` of one system (minus one of the cell ``minus[u]``, for the
+    change of a swap). A product ``draws @ features`` sums the draws of each
+    cell into the (c, k, k) tables, one ``np.bincount``, and takes their
+    margins; what it holds is one code per unit, not a sparse row of five.
+    """
+
+    __array_ufunc__ = None  # ndarray @ self calls self.__rmatmul__
+
+    def __init__(self, index, k, minus=None):
+        self.index, self.k, self.minus = index, k, minus
+        self.shape = (index.shape[0], 4 * k)
+
+    def __sub__(self, other):
+        return _TableFeatures(self.index, self.k, minus=other.index)
+
+    def __getitem__(self, key):
+        minus = None if self.minus is None else self.minus[key]
+        return _TableFeatures(self.index[key], self.k, minus=minus)
+
+    def _tables(self, draws, index):
+        c, size = draws.shape[0], self.k * self.k
+        cells = index + (np.arange(c) * size)[:, None]
+        tables = np.bincount(cells.ravel(), draws.ravel(), minlength=c * size)
+        return tables.reshape(c, self.k, self.k)
+
+    def __rmatmul__(self, draws):
+        draws = np.asarray(draws)
+        tables = self._tables(draws, self.index)
+        if self.minus is not None:
+            tables -= self._tables(draws, self.minus)
+        k = self.k
+        # columns of label_features: tp, predicted, true, then true + predicted;
+        # in Fortran order, as the product with sparse features gives them
+        sums = np.empty((tables.shape[0], 4 * k), order="F")
+        sums[:, :k] = np.diagonal(tables, axis1=1, axis2=2)
+        tables.sum(axis=1, out=sums[:, k : 2 * k])
+        tables.sum(axis=2, out=sums[:, 2 * k : 3 * k])
+        np.add(sums[:, k : 2 * k], sums[:, 2 * k : 3 * k], out=sums[:, 3 * k :])
+        return sums
+
+    def toarray(self):
+        rows = label_features(*np.divmod(self.index, self.k), self.k).toarray()
+        if self.minus is not None:
+            rows -= label_features(*np.divmod(self.minus, self.k), self.k).toarray()
+        return rows
 
 
 # A table of the cells is counted with np.bincount up to this many cells
@@ -433,6 +498,13 @@ def cell_resampler(codes, counts, k, clusters=None):
     sums of its cells' (``clusters @ features``), and resamples draw whole
     clusters.
     """
+    if clusters is None and counts.size > k * k and 32 * k * counts.size > _DENSE_BYTES:
+        # more joint cells than (true, predicted) cells, whose sparse features
+        # would be large: sum the draws into each system's table first (a
+        # joint cell has the features of its system's cell: the same sums)
+        dtype = np.int32 if k * k < 2**31 else np.intp
+        true = codes[0].astype(dtype) * dtype(k)
+        return Resampler([_TableFeatures(true + c, k) for c in codes[1:]], counts)
     features = [label_features(codes[0], c, k) for c in codes[1:]]
     if clusters is None:
         return Resampler(features, counts)

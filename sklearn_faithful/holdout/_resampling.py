@@ -680,17 +680,26 @@ def _from_cells(classes, codes, counts, func, kwargs, spec, clusters=None):
     class of each cell, ``codes[1:]`` each system's prediction, ``counts`` its
     items.
 
-    The statistic is scikit-learn's metric on the cells weighted by their
-    counts, which is its value on the items (integer sums are exact in
-    floating point); the resamples are multinomial draws of the table, or
-    with ``clusters`` (each cluster's items per cell) draws of whole
-    clusters, as :func:`label_resampler` makes them from labels and groups.
+    The statistic is scikit-learn's metric on the cells of the system's own
+    (true, predicted) table weighted by their counts, which is its value on
+    the items (integer sums are exact in floating point); the resamples are
+    multinomial draws of the table, or with ``clusters`` (each cluster's
+    items per cell) draws of whole clusters, as :func:`label_resampler` makes
+    them from labels and groups.
     """
-    statistics = [
-        float(func(classes[codes[0]], classes[c], sample_weight=counts, **kwargs))
-        for c in codes[1:]
-    ]
     k = classes.size
+    statistics = []
+    for c in codes[1:]:
+        true, pred, weight = codes[0], c, counts
+        if len(codes) > 2:  # joint cells: sum them into the system's cells
+            cells, inverse = np.unique(
+                codes[0].astype(np.intp) * k + c, return_inverse=True
+            )
+            true, pred = np.divmod(cells, k)
+            weight = np.bincount(inverse, weights=counts).astype(counts.dtype)
+        statistics.append(
+            float(func(classes[true], classes[pred], sample_weight=weight, **kwargs))
+        )
     metric_of = functools.partial(
         metric_from_sums,
         spec=spec,

@@ -20,8 +20,12 @@ from sklearn_faithful.holdout import (
     sign_test_from_table,
 )
 from sklearn_faithful.holdout._fast_metrics import (
+    Resampler,
+    _TableFeatures,
+    cell_resampler,
     encode_labels,
     label_cells,
+    label_features,
     label_table,
     resolve_metric,
 )
@@ -390,6 +394,23 @@ def test_tables_not_modified():
     table.setflags(write=False)
     bootstrap_confidence_interval_from_table(table, n_resamples=99, random_state=0)
     np.testing.assert_array_equal(table, [[5, 2], [1, 7]])
+
+
+def test_joint_cells_summed_by_table_equal_their_sparse_features():
+    """Many (true, A, B) cells are summed into each system's (true, predicted)
+    table: the same sums, draw for draw, as the products with their features."""
+    y, preds = _labels(20_000, 30, 5, n_systems=2)
+    classes, codes, counts = label_table(y, *preds)
+    k = classes.size
+    fast = cell_resampler(codes, counts, k)
+    assert isinstance(fast.features[0], _TableFeatures)
+    slow = Resampler([label_features(codes[0], c, k) for c in codes[1:]], counts)
+    for draw in ("bootstrap", "permute"):
+        got = getattr(fast, draw)(np.random.default_rng(0), 300)
+        want = getattr(slow, draw)(np.random.default_rng(0), 300)
+        for chunk, expected in zip(got, want, strict=True):
+            for sums, sums_expected in zip(chunk, expected, strict=True):
+                np.testing.assert_array_equal(sums, sums_expected)
 
 
 # --- the table path and the item path: equal in distribution ------------------
