@@ -442,3 +442,44 @@ def test_kappa_statistic_from_the_cells_is_sklearns(weights):
             y1, y2, weights=weights, n_resamples=99, random_state=0
         )
         assert res.statistic == float(skm.cohen_kappa_score(y1, y2, weights=weights))
+
+
+# --- frequency weights ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "f1_macro", "cf1_macro", "mcc"])
+@pytest.mark.parametrize("clustered", [False, True])
+def test_integer_weights_are_repeated_rows(metric, clustered):
+    # the same numbers as the rows repeated, for the same seed, on every path
+    rng = np.random.default_rng(0)
+    y, (a, b) = _labels(200, 3, seed=4, n_systems=2)
+    weights = rng.integers(0, 4, y.size)
+    rows = np.repeat(np.arange(y.size), weights)
+    groups = rng.integers(0, 30, y.size) if clustered else None
+    if metric == "cf1_macro":
+        a = rng.dirichlet(np.ones(3), y.size)
+        b = rng.dirichlet(np.ones(3), y.size)
+    func = skm.matthews_corrcoef if metric == "mcc" else metric
+    options = dict(metric=func, n_resamples=99, random_state=0)
+    weighted = dict(groups=groups, metric_kwargs={"sample_weight": weights})
+    repeated = dict(groups=None if groups is None else groups[rows])
+    r1 = bootstrap_confidence_interval(y, a, **weighted, **options)
+    r2 = bootstrap_confidence_interval(y[rows], a[rows], **repeated, **options)
+    assert r1.statistic == pytest.approx(r2.statistic, abs=1e-12)
+    np.testing.assert_allclose(
+        r1.bootstrap_distribution, r2.bootstrap_distribution, atol=1e-12
+    )
+    assert r1.n_samples == r2.n_samples == weights.sum()
+    if metric != "cf1_macro":
+        p1 = paired_permutation_test(y, a, b, **weighted, **options)
+        p2 = paired_permutation_test(y[rows], a[rows], b[rows], **repeated, **options)
+        np.testing.assert_allclose(
+            p1.null_distribution, p2.null_distribution, atol=1e-12
+        )
+
+
+def test_integer_weights_counting_fewer_than_two_items():
+    with pytest.raises(ValueError, match=r"frequency\) weights that count 1 items"):
+        bootstrap_confidence_interval(
+            [0, 1, 1], [0, 1, 0], metric_kwargs={"sample_weight": [0, 1, 0]}
+        )
