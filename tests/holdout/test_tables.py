@@ -483,3 +483,34 @@ def test_integer_weights_counting_fewer_than_two_items():
         bootstrap_confidence_interval(
             [0, 1, 1], [0, 1, 0], metric_kwargs={"sample_weight": [0, 1, 0]}
         )
+
+
+# --- exact moments -------------------------------------------------------------
+
+
+def _within(sample, mean, var):
+    # the sample mean within 4 standard errors, the variance within 4 of its
+    # own (for a near-normal sample, sd(s^2) = var sqrt(2 / (R - 1)))
+    r = sample.size
+    assert abs(sample.mean() - mean) < 4 * np.sqrt(var / r)
+    assert abs(sample.var(ddof=1) - var) < 4 * var * np.sqrt(2 / (r - 1))
+
+
+@pytest.mark.parametrize("clustered", [False, True])
+def test_resamples_of_accuracy_have_the_exact_moments(clustered):
+    y, (a, b) = _labels(500, 3, seed=7, n_systems=2)
+    groups = np.random.default_rng(1).integers(0, 50, y.size) if clustered else None
+    n, options = y.size, dict(n_resamples=20000, random_state=0)
+    # permutation: each item (cluster) adds +-D/n with probability 1/2, D its
+    # items only B has right minus those only A has: mean 0, variance
+    # sum(D^2) / n^2
+    d = (b == y).astype(int) - (a == y)
+    if clustered:
+        d = np.bincount(groups, weights=d)
+    null = paired_permutation_test(y, a, b, groups=groups, **options)
+    _within(null.null_distribution, 0.0, np.sum(d**2) / n**2)
+    if not clustered:
+        # bootstrap of accuracy: a binomial share, variance p (1 - p) / n
+        p = np.mean(a == y)
+        boot = bootstrap_confidence_interval(y, a, **options)
+        _within(boot.bootstrap_distribution, p, p * (1 - p) / n)
