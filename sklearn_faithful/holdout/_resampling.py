@@ -1299,7 +1299,10 @@ def sign_test(
     """Exact binomial (sign) test on the items where exactly one system is right.
 
     This is McNemar's exact test: :func:`mcnemar_test` with ``method="exact"``
-    calls it and gives the same p-value.
+    calls it and gives the same p-value. It takes the items as independent;
+    for items in clusters (passages, prompts, patients), use
+    :func:`paired_permutation_test` with ``groups``, which swaps whole
+    clusters.
 
     Parameters
     ----------
