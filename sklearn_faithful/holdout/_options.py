@@ -7,7 +7,16 @@ tuples, so each rule has one home.
 
 # metric names the resampling functions take for ``metric=``: metrics of label
 # predictions, then the confidence metrics, which take probabilities
-LABEL_METRIC_NAMES = ("accuracy", "precision", "recall", "f1")
+LABEL_METRIC_NAMES = (
+    "accuracy",
+    "precision",
+    "recall",
+    "f1",
+    "balanced_accuracy",
+    "jaccard",
+    "matthews_corrcoef",
+    "cohen_kappa",
+)
 CONFIDENCE_METRIC_NAMES = ("cprecision", "crecall", "cf1")
 METRIC_NAMES = LABEL_METRIC_NAMES + CONFIDENCE_METRIC_NAMES
 

@@ -40,6 +40,7 @@ from ..utils._validation import (
 )
 from ._fast_metrics import (
     LABEL_METRICS,
+    TABLE_KINDS,
     Resampler,
     cell_resampler,
     cluster_cells,
@@ -743,7 +744,7 @@ def _from_labels(
     rows"). They go into the table's counts; elsewhere the rows are
     repeated.
     """
-    table_metric = spec is not None and spec["kind"] in ("accuracy", "prf")
+    table_metric = spec is not None and spec["kind"] in TABLE_KINDS
     counts = None
     if frequency:
         counts, y_true, y_preds, groups = _repeated_rows(
@@ -932,9 +933,13 @@ def bootstrap_confidence_interval(
         are independent.
     metric : callable or str, default="accuracy"
         ``metric(y_true, y_pred, **metric_kwargs)``, a ``functools.partial``
-        of one, or a name: ``"accuracy"``, ``"precision"``, ``"recall"``,
-        ``"f1"``, ``"cprecision"``, ``"crecall"``, ``"cf1"``, optionally with
-        ``_micro``, ``_macro`` or ``_weighted``.
+        of one, or a name: ``"accuracy"``, ``"balanced_accuracy"``,
+        ``"matthews_corrcoef"``, ``"cohen_kappa"``, or ``"precision"``,
+        ``"recall"``, ``"f1"``, ``"jaccard"``, ``"cprecision"``,
+        ``"crecall"``, ``"cf1"``, these optionally with ``_micro``,
+        ``_macro`` or ``_weighted``. Every metric of a confusion matrix
+        (all but the confidence metrics, and weighted kappa or a ``labels``
+        subset) is resampled on the table of (true, predicted) cells.
     metric_kwargs : dict, default=None
         Keyword arguments of the metric (``average``, ``pos_label``, ...).
         A ``sample_weight`` of integers holds frequency weights: an item of
@@ -957,9 +962,10 @@ def bootstrap_confidence_interval(
         ``"less"`` gives an upper bound ``(-inf, high)``, ``"greater"`` a
         lower bound ``(low, inf)``.
     fast : bool, default=True
-        Use the vectorised path when the metric allows it (accuracy,
-        precision, recall, F-beta in every averaging, and the confidence
-        metrics). False always calls the metric once per resample.
+        Use the vectorised path when the metric allows it (the metrics of a
+        confusion matrix named above, in every averaging, and the
+        confidence metrics). False always calls the metric once per
+        resample.
     random_state : int, RandomState instance, Generator or None, default=None
         Seed of the resampling.
     n_jobs : int, default=None

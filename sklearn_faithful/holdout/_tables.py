@@ -12,7 +12,7 @@ from scipy import sparse
 
 from ..utils._compat import StrOptions, validate_params
 from ..utils._validation import ALTERNATIVE, CONFIDENCE_LEVEL, _check_classes
-from ._fast_metrics import resolve_metric, table_cells
+from ._fast_metrics import TABLE_KINDS, resolve_metric, table_cells
 from ._options import INTERVAL_METHODS
 from ._resampling import (
     _RESAMPLING_CONSTRAINTS,
@@ -127,13 +127,15 @@ def _table_metric(metric, metric_kwargs):
             "metric_kwargs['sample_weight'] cannot go with a table: the counts "
             "are the items' weights. Add the weights into the table instead."
         )
-    if spec is None or spec["kind"] not in ("accuracy", "prf"):
+    if spec is None or spec["kind"] not in TABLE_KINDS:
         raise ValueError(
             f"metric={metric!r} cannot be computed from a table of counts. A "
-            "table determines accuracy, precision, recall and F-beta (by name or "
-            "scikit-learn's function, with average, pos_label, beta or "
-            "zero_division); pass the labels to the function without "
-            "'_from_table' for any other metric."
+            "table determines accuracy, balanced accuracy, precision, recall, "
+            "F-beta, Jaccard, Matthews' correlation and unweighted Cohen's kappa "
+            "(by name or scikit-learn's function, with average, pos_label, beta, "
+            "zero_division or adjusted); pass the labels to the function without "
+            "'_from_table' for any other metric (weighted kappa: "
+            "kappa_confidence_interval)."
         )
     return func, kwargs, spec
 
@@ -190,14 +192,15 @@ def bootstrap_confidence_interval_from_table(
         their sorted labels there); a Dask or SQL group-by on (cluster,
         true, predicted) gives this table.
     metric : str or callable, default="accuracy"
-        A metric the table determines: ``"accuracy"``, ``"precision"``,
-        ``"recall"`` or ``"f1"``, optionally with ``_micro``, ``_macro`` or
-        ``_weighted``, or scikit-learn's ``accuracy_score``,
-        ``precision_score``, ``recall_score``, ``f1_score`` or
+        A metric the table determines: ``"accuracy"``,
+        ``"balanced_accuracy"``, ``"precision"``, ``"recall"``, ``"f1"``,
+        ``"jaccard"`` (the last four optionally with ``_micro``, ``_macro``
+        or ``_weighted``), ``"matthews_corrcoef"`` or ``"cohen_kappa"``
+        (unweighted), or scikit-learn's function of one of them, or
         ``fbeta_score`` (a ``functools.partial`` of one too).
     metric_kwargs : dict, default=None
         Keyword arguments of the metric: ``average``, ``pos_label``,
-        ``beta``, ``zero_division``.
+        ``beta``, ``zero_division``, ``adjusted``.
     n_resamples, confidence_level, method, alternative, random_state, n_jobs, \
 verbose
         As in :func:`bootstrap_confidence_interval`. ``method="bca"`` takes

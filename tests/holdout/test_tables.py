@@ -514,3 +514,81 @@ def test_resamples_of_accuracy_have_the_exact_moments(clustered):
         p = np.mean(a == y)
         boot = bootstrap_confidence_interval(y, a, **options)
         _within(boot.bootstrap_distribution, p, p * (1 - p) / n)
+
+
+# --- every confusion-matrix metric on the table ----------------------------------
+
+TABLE_METRICS = [
+    ("balanced_accuracy", {}, skm.balanced_accuracy_score),
+    (
+        "balanced_accuracy",
+        {"adjusted": True},
+        functools.partial(skm.balanced_accuracy_score, adjusted=True),
+    ),
+    ("matthews_corrcoef", {}, skm.matthews_corrcoef),
+    ("cohen_kappa", {}, skm.cohen_kappa_score),
+    *[
+        (f"jaccard_{average}", {"zero_division": zero}, functools.partial(
+            skm.jaccard_score, average=average, zero_division=zero))
+        for average in ("micro", "macro", "weighted")
+        for zero in (0.0, 1.0)
+    ],
+    ("jaccard", {}, functools.partial(skm.jaccard_score, zero_division=0.0)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name, kwargs, func", TABLE_METRICS)
+@pytest.mark.filterwarnings("ignore")  # sklearn's, on degenerate resamples
+def test_every_resample_of_a_table_metric_is_sklearns(name, kwargs, func):
+    # singleton clusters draw the same items on the table path and on the
+    # item path, which calls scikit-learn's metric on each resample: the
+    # values must agree resample by resample, NaN included
+    rng = np.random.default_rng(0)
+    for trial in range(15):
+        k = 2 if name == "jaccard" else int(rng.integers(2, 5))
+        n = int(rng.integers(4, 25))
+        y = rng.integers(0, k, n)
+        pred = np.where(rng.random(n) < 0.5, y, rng.integers(0, k, n))
+        options = dict(groups=np.arange(n), n_resamples=40, random_state=trial)
+        fast = bootstrap_confidence_interval(
+            y, pred, metric=name, metric_kwargs=kwargs, **options
+        )
+        slow = bootstrap_confidence_interval(
+            y, pred, metric=func, fast=False, **options
+        )
+        assert fast.fast_path and not slow.fast_path
+        assert fast.statistic == pytest.approx(slow.statistic, abs=1e-12, nan_ok=True)
+        np.testing.assert_allclose(
+            fast.bootstrap_distribution, slow.bootstrap_distribution, atol=1e-12
+        )
+
+
+@pytest.mark.parametrize("name, kwargs, func", TABLE_METRICS[:4])
+def test_table_metrics_from_a_table(name, kwargs, func):
+    y, (a, b) = _labels(300, 3, seed=5, n_systems=2)
+    table = np.zeros((3, 3, 3), dtype=int)
+    np.add.at(table, (y, a, b), 1)
+    options = dict(metric=name, metric_kwargs=kwargs, n_resamples=99, random_state=0)
+    r1 = paired_permutation_test(y, a, b, **options)
+    r2 = paired_permutation_test_from_table(table, **options)
+    assert r1.statistic == pytest.approx(func(y, b) - func(y, a), abs=1e-12)
+    np.testing.assert_array_equal(r1.null_distribution, r2.null_distribution)
+
+
+def test_weighted_kappa_stays_on_the_item_path():
+    y, (a,) = _labels(60, 3, seed=6)
+    res = bootstrap_confidence_interval(
+        y, a, metric="cohen_kappa", metric_kwargs={"weights": "linear"},
+        n_resamples=19, random_state=0,
+    )  # fmt: skip
+    assert not res.fast_path
+    with pytest.raises(ValueError, match="weighted kappa: kappa_confidence_interval"):
+        bootstrap_confidence_interval_from_table(
+            np.ones((2, 2)), metric="cohen_kappa", metric_kwargs={"weights": "linear"}
+        )
+
+
+@pytest.mark.parametrize("name", ["accuracy_macro", "matthews_corrcoef_micro", "f1_"])
+def test_unknown_metric_names(name):
+    with pytest.raises(ValueError, match="is not a known name"):
+        bootstrap_confidence_interval([0, 1, 1], [0, 1, 0], metric=name)
