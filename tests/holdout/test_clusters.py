@@ -128,10 +128,10 @@ def test_clustered_table_gives_the_numbers_of_the_labels(method):
     joint = np.zeros((40, 3, 3, 3), dtype=int)
     np.add.at(joint, (groups, _codes(y), _codes(a), _codes(b)), 1)
     single = joint.sum(axis=3)
-    labels_test = {"bootstrap": paired_bootstrap_test,
-                   "permutation": paired_permutation_test}[method]  # fmt: skip
-    table_test = {"bootstrap": paired_bootstrap_test_from_table,
-                  "permutation": paired_permutation_test_from_table}[method]  # fmt: skip
+    labels_test, table_test = {
+        "bootstrap": (paired_bootstrap_test, paired_bootstrap_test_from_table),
+        "permutation": (paired_permutation_test, paired_permutation_test_from_table),
+    }[method]
     options = dict(metric="f1_macro", n_resamples=299, random_state=0)
     r1 = labels_test(y, a, b, groups=groups, **options)
     r2 = table_test(joint, labels=LABELS, clustered=True, **options)
