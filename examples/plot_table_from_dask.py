@@ -6,7 +6,7 @@ Exact paired tests on a Parquet data set, with Dask
 Evaluation logs often live in Parquet files too large for one machine's
 memory: one row per test item with its true class and the predictions of
 two systems, A and B. This example aggregates such a data set with
-:mod:`dask.dataframe` on a local cluster of worker processes, and runs the
+``dask.dataframe`` on a local cluster of worker processes, and runs the
 paired permutation test, the paired bootstrap test and a bootstrap interval
 on the aggregated counts. They give the numbers the labels give, to the last
 digit, for the same seed.
