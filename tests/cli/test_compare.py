@@ -21,11 +21,15 @@ def test_compare_end_to_end(runs, files):
     payload = json.loads(ok(runs, "compare"))
     assert payload["command"] == "compare" and payload["n_items"] == 300
     assert payload["multiple_comparisons"] == "holm"
-    names = [s["name"] for s in payload["systems"]]
-    assert names == [files["a_txt"], files["b_txt"], files["c_txt"]]
-    assert payload["systems"][0]["test"] is None  # the baseline
-    raw = [s["test"]["pvalue"] for s in payload["systems"][1:]]
-    adjusted = [s["pvalue_adjusted"] for s in payload["systems"][1:]]
+    (entry,) = payload["metrics"]
+    assert entry["metric"] == "f1" and entry["average"] == "macro"
+    names = [s["name"] for s in entry["systems"]]
+    assert (
+        names == payload["systems"] == [files["a_txt"], files["b_txt"], files["c_txt"]]
+    )
+    assert entry["systems"][0]["test"] is None  # the baseline
+    raw = [s["test"]["pvalue"] for s in entry["systems"][1:]]
+    adjusted = [s["pvalue_adjusted"] for s in entry["systems"][1:]]
     assert adjusted == holm(raw).tolist()
     argv = ["compare", files["y_txt"], files["a_txt"], files["b_txt"], files["c_txt"],
             "--metric", "f1", "--n-resamples", "199"]  # fmt: skip
@@ -47,7 +51,7 @@ def test_compare_numbers_equal_the_python_api(files):
         random_state=7,
     )
     y, a, b = files["y"], files["a"], files["b"]
-    for row, pred in zip(out["systems"], (a, b), strict=True):
+    for row, pred in zip(out["metrics"][0]["systems"], (a, b), strict=True):
         # each system's interval is the result's to_dict(), with its numbers
         res = bootstrap_confidence_interval(y, pred, **kw)
         assert row["interval"] == res.to_dict()
@@ -57,7 +61,7 @@ def test_compare_numbers_equal_the_python_api(files):
         )
         assert row["interval"]["standard_error"] == res.standard_error
     res = paired_bootstrap_test(y, a, b, **kw)
-    row = out["systems"][1]
+    row = out["metrics"][0]["systems"][1]
     assert row["test"] == res.to_dict()
     assert row["test"]["statistic"] == res.statistic
     assert row["test"]["pvalue"] == res.pvalue
@@ -72,10 +76,10 @@ def test_compare_permutation_and_sign(files):
             "--n-resamples", "99", "--format", "json"]  # fmt: skip
     out = main_json([*argv, "--test", "permutation"])
     res = paired_permutation_test(y, a, b, n_resamples=99, random_state=0)
-    assert out["systems"][1]["test"] == res.to_dict()
-    assert out["systems"][1]["test"]["pvalue"] == res.pvalue
+    assert out["metrics"][0]["systems"][1]["test"] == res.to_dict()
+    assert out["metrics"][0]["systems"][1]["test"]["pvalue"] == res.pvalue
     out = main_json([*argv, "--test", "sign"])
-    base, row = out["systems"]
+    base, row = out["metrics"][0]["systems"]
     assert row["test"] == sign_test(y, a, b).to_dict()
     assert row["test"]["n_b_better"] == int(np.sum((b == y) & (a != y)))
     assert row["test"]["n_a_better"] == int(np.sum((a == y) & (b != y)))
@@ -102,7 +106,7 @@ def test_compare_paired_bayes_uses_bcv_halves(files):
         return np.stack([m[..., 1, 1], m[..., 0, 1], m[..., 1, 0]], axis=-1)
 
     res = paired_bayes_test(counts(a), counts(b), metric="f1", average="micro")
-    base, row = out["systems"]
+    base, row = out["metrics"][0]["systems"]
     assert row["test"] == res.to_dict()
     assert row["test"]["p_h1"] == res.p_h1
     assert row["test"]["difference"] == res.difference
@@ -127,8 +131,10 @@ def test_conll_entity_level(files):
     )  # fmt: skip
     assert out["entity_level"] and out["n_items"] == 4 and out["items"] == "sentences"
     # 6 gold entities; s1 misses MISC: P = 5/5, R = 5/6
-    a, b = (s["interval"]["statistic"] for s in out["systems"])
+    a, b = (s["interval"]["statistic"] for s in out["metrics"][0]["systems"])
     assert a == pytest.approx(2 * 1 * (5 / 6) / (1 + 5 / 6))
     # s2 tags Werner Zwingmann as LOC: 5 of its 6 entities right, 5 of 6 found
     assert b == pytest.approx(5 / 6)
-    assert out["systems"][1]["test"]["statistic"] == pytest.approx(5 / 6 - a)
+    assert out["metrics"][0]["systems"][1]["test"]["statistic"] == pytest.approx(
+        5 / 6 - a
+    )
