@@ -356,7 +356,15 @@ _DENSE_CELLS = 2**22
 _COUNT_CHUNK = 2**20
 
 
-def label_cells(codes, k):
+def _bincount(cell, size, weights):
+    """Items (or, with integer ``weights``, their total weight) in each cell."""
+    if weights is None:
+        return np.bincount(cell, minlength=size)
+    # float sums of integers below 2**53 are exact
+    return np.bincount(cell, weights=weights, minlength=size).astype(np.int64)
+
+
+def label_cells(codes, k, weights=None):
     """The distinct cells of label codes (one array per labelling) and their counts.
 
     Returns the codes of each cell's labels, one array per labelling, and the
@@ -364,11 +372,13 @@ def label_cells(codes, k):
     cells come in the order of the table ``table[c_0, c_1, ...]`` flattened
     (C order), as :func:`table_cells` gives them; the table is counted in one
     pass with ``np.bincount`` over the combined codes
-    ``(c_0 k + c_1) k + ...``.
+    ``(c_0 k + c_1) k + ...``. Integer ``weights`` count each item as that
+    many (frequency weights; none may be 0).
     """
     size = k ** len(codes)
     if size > _DENSE_CELLS:
-        cells, counts = np.unique(np.column_stack(codes), axis=0, return_counts=True)
+        cells, inverse = np.unique(np.column_stack(codes), axis=0, return_inverse=True)
+        counts = _bincount(inverse.ravel(), cells.shape[0], weights)
         return list(cells.T), counts
     table = np.zeros(size, dtype=np.int64)
     n = codes[0].shape[0]
@@ -378,11 +388,11 @@ def label_cells(codes, k):
         for c in codes[1:]:
             cell *= k
             cell += c[start:stop]
-        table += np.bincount(cell, minlength=size)
+        table += _bincount(cell, size, None if weights is None else weights[start:stop])
     return table_cells(table.reshape((k,) * len(codes)))
 
 
-def label_table(*arrays):
+def label_table(*arrays, weights=None):
     """The sorted classes of label ``arrays``, and the non-empty cells of their table.
 
     Returns ``(classes, codes, counts)`` as :func:`label_cells` does, the
@@ -391,6 +401,7 @@ def label_table(*arrays):
     from the smallest label, with no codes of the items and extra memory
     independent of their number; the classes are the values whose margin
     is not empty. Other labels are encoded first (:func:`encode_labels`).
+    Integer ``weights`` (none 0) count each item as that many.
     """
     arrays = [np.asarray(a) for a in arrays]
     spans = [_integer_span(a) for a in arrays]
@@ -405,7 +416,8 @@ def label_table(*arrays):
                 for a in arrays[1:]:
                     cell *= width
                     cell += _offsets(a[start:stop], lo)
-                table += np.bincount(cell, minlength=table.size)
+                part = None if weights is None else weights[start:stop]
+                table += _bincount(cell, table.size, part)
             table = table.reshape((width,) * len(arrays))
             present = np.zeros(width, dtype=bool)
             for axis in range(len(arrays)):
@@ -415,7 +427,7 @@ def label_table(*arrays):
             classes = (np.flatnonzero(present) + lo).astype(dtype, copy=False)
             return classes, *table_cells(table[np.ix_(*[present] * len(arrays))])
     classes, codes = encode_labels(*arrays)
-    return classes, *label_cells(codes, classes.size)
+    return classes, *label_cells(codes, classes.size, weights)
 
 
 def table_cells(table):
@@ -424,24 +436,70 @@ def table_cells(table):
     return list(np.unravel_index(flat, table.shape)), table.ravel()[flat]
 
 
-def cell_resampler(codes, counts, k):
+def cell_resampler(codes, counts, k, clusters=None):
     """A :class:`Resampler` of cells: ``codes[0]`` the true labels' codes,
-    ``codes[1:]`` those of each system's predictions, ``counts`` the items."""
-    return Resampler([label_features(codes[0], c, k) for c in codes[1:]], counts)
+    ``codes[1:]`` those of each system's predictions, ``counts`` the items.
+
+    ``clusters``, a (n_clusters, n_cells) matrix of each cluster's items in
+    each cell, makes the clusters the units: a cluster's features are the
+    sums of its cells' (``clusters @ features``), and resamples draw whole
+    clusters.
+    """
+    features = [label_features(codes[0], c, k) for c in codes[1:]]
+    if clusters is None:
+        return Resampler(features, counts)
+    return Resampler([clusters @ f for f in features])
 
 
-def label_resampler(y_true, y_preds, weight=None):
+def cluster_cells(groups, n_groups, codes, k, weights=None):
+    """The non-empty cells of label ``codes`` and each cluster's items in them.
+
+    Returns ``(clusters, cell_codes)``: a sparse (n_groups, n_cells) matrix
+    whose row ``g`` counts the items of cluster ``groups == g`` in each cell,
+    and the codes of each cell's labels, one array per labelling, the cells
+    in the order :func:`label_cells` gives them. Integer ``weights`` count
+    each item as that many.
+    """
+    size = k ** len(codes)
+    cell = codes[0].astype(np.int64)
+    for c in codes[1:]:
+        cell = cell * k + c
+    counts = np.ones(cell.shape[0]) if weights is None else weights
+    table = sparse.csr_matrix((counts, (groups, cell)), shape=(n_groups, size))
+    table.sum_duplicates()
+    present = np.unique(table.indices)
+    return table[:, present], list(np.unravel_index(present, (k,) * len(codes)))
+
+
+def cluster_sums(features, groups, n_groups):
+    """Each cluster's sums of its items' features, one list entry per system.
+
+    ``indicator @ f`` with the (n_groups, n_items) indicator of the items'
+    clusters ``groups``: dense features stay dense, sparse stay sparse.
+    """
+    n = groups.shape[0]
+    indicator = sparse.csr_matrix(
+        (np.ones(n), (groups, np.arange(n))), shape=(n_groups, n)
+    )
+    return [indicator @ f for f in features]
+
+
+def label_resampler(y_true, y_preds, weight=None, groups=None):
     """A :class:`Resampler` of label predictions, and the classes.
 
     Without weights the units are the observed cells of (true, predictions)
-    labels; with weights, the items.
+    labels; with weights, the items, or with ``groups = (codes, n_groups)``
+    the clusters (:func:`cluster_sums`; without weights, the clusters' cells
+    are cheaper: :func:`cluster_cells`).
     """
-    if weight is None:
+    if weight is None and groups is None:
         classes, codes, counts = label_table(y_true, *y_preds)
         return cell_resampler(codes, counts, classes.size), classes
     classes, codes = encode_labels(y_true, *y_preds)
     k = classes.size
     features = [label_features(codes[0], c, k, weight) for c in codes[1:]]
+    if groups is not None:
+        features = cluster_sums(features, *groups)
     return Resampler(features), classes
 
 

@@ -42,6 +42,9 @@ from ._fast_metrics import (
     LABEL_METRICS,
     Resampler,
     cell_resampler,
+    cluster_cells,
+    cluster_sums,
+    encode_labels,
     label_resampler,
     label_table,
     metric_from_sums,
@@ -89,6 +92,9 @@ class BootstrapIntervalResult(_ResultMixin):
         Resamples on which the metric was NaN (left out of the interval).
     fast_path : bool
         Whether the vectorised path was used.
+    n_clusters : int or None
+        Clusters resampled whole (``groups``); None when the items were
+        resampled one by one.
     """
 
     statistic: float
@@ -103,6 +109,7 @@ class BootstrapIntervalResult(_ResultMixin):
     n_resamples: int
     n_nan: int
     fast_path: bool
+    n_clusters: int | None = None
 
     _not_in_dict = ("bootstrap_distribution",)
 
@@ -120,6 +127,7 @@ class BootstrapIntervalResult(_ResultMixin):
             f"{_interval_text(self.confidence_interval)} ({self.alternative}); "
             f"s.e. {self.standard_error:.4f}, {self.n_resamples} resamples of "
             f"{self.n_samples} items"
+            + _clusters_text(self.n_clusters)
             + (f" ({self.n_nan} NaN left out)" if self.n_nan else "")
         )
 
@@ -160,6 +168,9 @@ class PairedTestResult(_EffectTestMixin):
         is computed from them.
     null_distribution : ndarray of shape (n_resamples,)
         Differences under the null hypothesis.
+    n_clusters : int or None
+        Clusters resampled (and swapped) whole (``groups``); None when the
+        items were resampled one by one.
     """
 
     statistic: float
@@ -173,6 +184,7 @@ class PairedTestResult(_EffectTestMixin):
     fast_path: bool
     bootstrap_distribution: np.ndarray = field(repr=False)
     null_distribution: np.ndarray = field(repr=False)
+    n_clusters: int | None = None
 
     _not_in_dict = ("bootstrap_distribution", "null_distribution")
 
@@ -200,7 +212,8 @@ class PairedTestResult(_EffectTestMixin):
         level = self.confidence_level
         ci = self._confidence_interval(level, warn=False)
         return (
-            f"paired {self.method} test of {self.metric} on {self.n_samples} items: "
+            f"paired {self.method} test of {self.metric} on {self.n_samples} items"
+            f"{_clusters_text(self.n_clusters)}: "
             f"B - A = {self.statistic:+.4f}, {_level_text(level)} CI "
             f"{_interval_text(ci)}\np = {self.pvalue:.4g} ({self.alternative}, "
             f"{self.n_resamples} resamples)"
@@ -287,8 +300,64 @@ _PAIRED_CONSTRAINTS = {
     "y_true": ["array-like"],
     "y_pred_a": ["array-like"],
     "y_pred_b": ["array-like"],
+    "groups": ["array-like", None],
     **_RESAMPLING_CONSTRAINTS,
 }
+
+# Fewer clusters than this and the cluster bootstrap's interval is too
+# narrow: benchmarks/sim_clusters.py measured its coverage (user guide,
+# "Clustered items").
+MIN_CLUSTERS = 20
+
+
+def _clusters_text(n_clusters):
+    return "" if n_clusters is None else f" in {n_clusters} clusters"
+
+
+def _check_groups(groups, n_samples, stacklevel=4):
+    """``(codes, n_clusters)`` of the items' clusters, or None without groups.
+
+    The clusters are coded 0, ..., G - 1 in the sorted order of their
+    labels, which is the order of the units the resamples draw.
+    """
+    if groups is None:
+        return None
+    arr = _numbers_as_numbers(np.asarray(groups))
+    if arr.ndim != 1 or arr.shape[0] != n_samples:
+        raise ValueError(
+            f"groups must hold one cluster label per item, shape ({n_samples},); "
+            f"got shape {arr.shape}."
+        )
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise ValueError("groups contains NaN or infinity; give every item a cluster.")
+    try:
+        clusters, (codes,) = encode_labels(arr)
+    except TypeError as exc:  # mixed types cannot be sorted
+        raise ValueError(
+            f"groups holds labels that cannot be compared ({exc}); use one type, "
+            "such as strings or integers."
+        ) from None
+    return codes.astype(np.intp, copy=False), _check_n_clusters(
+        int(clusters.size), "groups names", stacklevel + 1
+    )
+
+
+def _check_n_clusters(n_clusters, what, stacklevel):
+    """Refuse fewer than 2 clusters, and warn below :data:`MIN_CLUSTERS`."""
+    if n_clusters < 2:
+        raise ValueError(
+            f"{what} {n_clusters} cluster; resampling whole clusters needs "
+            f"at least 2 (and {MIN_CLUSTERS} for the interval to hold)."
+        )
+    if n_clusters < MIN_CLUSTERS:
+        warnings.warn(
+            f"{what} only {n_clusters} clusters; with fewer than "
+            f"{MIN_CLUSTERS} the cluster bootstrap's intervals are too narrow and "
+            "its tests too liberal (see 'Clustered items' in the user guide).",
+            RuntimeWarning,
+            stacklevel=stacklevel,
+        )
+    return n_clusters
 
 
 def _check_arrays(
@@ -425,10 +494,11 @@ def _confidence_features(y_true, y_proba, spec, kwargs, weight):
     return features, classes.size, pos_index
 
 
-def _fast_resampler(y_true, y_preds, spec, kwargs, weight):
+def _fast_resampler(y_true, y_preds, spec, kwargs, weight, groups=None):
     """``(Resampler, metric)`` for the vectorised path, or None without one.
 
     ``metric(sums)`` turns the (c, d) sums of one system into its metric.
+    With ``groups``, the units are the clusters.
     """
     if spec is None:
         return None
@@ -437,11 +507,14 @@ def _fast_resampler(y_true, y_preds, spec, kwargs, weight):
         if any(part is None for part in parts):
             return None
         _, k, pos = parts[0]
-        resampler = Resampler([part[0] for part in parts])
+        features = [part[0] for part in parts]
+        if groups is not None:
+            features = cluster_sums(features, *groups)
+        resampler = Resampler(features)
     else:
         if any(np.ndim(y) != 1 for y in y_preds):
             return None
-        resampler, classes = label_resampler(y_true, y_preds, weight)
+        resampler, classes = label_resampler(y_true, y_preds, weight, groups)
         k, pos = classes.size, _pos_label_index(classes, spec["pos_label"])
     return resampler, functools.partial(metric_from_sums, spec=spec, pos_index=pos, k=k)
 
@@ -489,21 +562,51 @@ def _fast_permutation_block(rng, size, *, resampler, metric_of):
     )
 
 
-def _generic_bootstrap_block(rng, size, *, func, kwargs, weight, y_true, y_preds):
+def _cluster_members(groups):
+    """The items of each cluster, for drawing clusters: the items sorted by
+    cluster, where each cluster starts, and its size."""
+    codes, n_clusters = groups
+    sizes = np.bincount(codes, minlength=n_clusters)
+    return np.argsort(codes, kind="stable"), np.cumsum(sizes) - sizes, sizes
+
+
+def _items_of(picks, members):
+    """The items of the clusters ``picks``, each cluster as often as picked."""
+    order, starts, sizes = members
+    lengths = sizes[picks]
+    # item i of the p-th pick sits at position c_p + i of the result, with
+    # c_p = sum(lengths[:p]); it is item starts[picks[p]] + i in ``order``
+    shift = np.repeat(starts[picks] - (np.cumsum(lengths) - lengths), lengths)
+    return order[shift + np.arange(shift.size)]
+
+
+def _generic_bootstrap_block(
+    rng, size, *, func, kwargs, weight, y_true, y_preds, groups=None
+):
     n = y_true.shape[0]
+    members = None if groups is None else _cluster_members(groups)
     out = np.empty(size)
     for r in range(size):
-        idx = rng.integers(0, n, size=n)
+        if members is None:
+            idx = rng.integers(0, n, size=n)
+        else:  # whole clusters, drawn as the items are
+            idx = _items_of(rng.integers(0, groups[1], size=groups[1]), members)
         values = [_call(func, kwargs, weight, idx, y_true, y) for y in y_preds]
         out[r] = values[0] if len(values) == 1 else values[1] - values[0]
     return out
 
 
-def _generic_permutation_block(rng, size, *, func, kwargs, weight, y_true, a, b):
+def _generic_permutation_block(
+    rng, size, *, func, kwargs, weight, y_true, a, b, groups=None
+):
     n = y_true.shape[0]
     out = np.empty(size)
     for r in range(size):
-        swap = rng.random(n) < 0.5
+        if groups is None:
+            swap = rng.random(n) < 0.5
+        else:  # all the items of a cluster swap together
+            codes, n_clusters = groups
+            swap = (rng.random(n_clusters) < 0.5)[codes]
         mask = swap.reshape((-1,) + (1,) * (a.ndim - 1))
         a_r, b_r = np.where(mask, b, a), np.where(mask, a, b)
         # the weights stay with their items; only the outputs are swapped
@@ -523,11 +626,12 @@ class _Resampling:
     ``y_true``, ``y_preds``).
     """
 
-    def __init__(self, statistics, n_samples, fast=None, items=None):
+    def __init__(self, statistics, n_samples, fast=None, items=None, n_clusters=None):
         self.statistics = statistics
         self.n_samples = n_samples
         self.fast = fast
         self.items = items
+        self.n_clusters = n_clusters
 
     def bootstrap_draw(self):
         """``draw(rng, size)``: the metric, or B - A, on bootstrap resamples."""
@@ -551,40 +655,42 @@ class _Resampling:
         return functools.partial(_generic_permutation_block, **items)
 
     def jackknife(self):
-        """The metric with one item left out: one value per unit, and its weight.
+        """The metric with one unit left out: one value per unit, and its weight.
 
         On cells a value stands for every item of its cell (weight: the
-        cell's count); on the item path the metric is called once per item.
+        cell's count); with clusters, one value per cluster left out whole;
+        on the item path the metric is called once per item.
         """
         if self.fast is not None:
             resampler, metric_of = self.fast
             return resampler.jackknife(metric_of)
         items = self.items
         n = items["y_true"].shape[0]
-        keep = np.ones(n, dtype=bool)
-        values = np.empty(n)
-        for i in range(n):
-            keep[i] = False
-            values[i] = _call(
+        groups = items.get("groups")
+        codes, n_units = (np.arange(n), n) if groups is None else groups
+        values = np.empty(n_units)
+        for j in range(n_units):
+            values[j] = _call(
                 items["func"],
                 items["kwargs"],
                 items["weight"],
-                keep,
+                codes != j,
                 items["y_true"],
                 items["y_preds"][0],
             )
-            keep[i] = True
-        return values, np.ones(n)
+        return values, np.ones(n_units)
 
 
-def _from_cells(classes, codes, counts, func, kwargs, spec):
+def _from_cells(classes, codes, counts, func, kwargs, spec, clusters=None):
     """:class:`_Resampling` of the cells of a table: ``codes[0]`` the true
     class of each cell, ``codes[1:]`` each system's prediction, ``counts`` its
     items.
 
     The statistic is scikit-learn's metric on the cells weighted by their
     counts, which is its value on the items (integer sums are exact in
-    floating point); the resamples are multinomial draws of the table.
+    floating point); the resamples are multinomial draws of the table, or
+    with ``clusters`` (each cluster's items per cell) draws of whole
+    clusters, as :func:`label_resampler` makes them from labels and groups.
     """
     statistics = [
         float(func(classes[codes[0]], classes[c], sample_weight=counts, **kwargs))
@@ -597,30 +703,83 @@ def _from_cells(classes, codes, counts, func, kwargs, spec):
         pos_index=_pos_label_index(classes, spec["pos_label"]),
         k=k,
     )
-    fast = (cell_resampler(codes, counts, k), metric_of)
-    return _Resampling(statistics, int(counts.sum()), fast=fast)
+    fast = (cell_resampler(codes, counts, k, clusters), metric_of)
+    n_clusters = None if clusters is None else clusters.shape[0]
+    return _Resampling(statistics, int(counts.sum()), fast=fast, n_clusters=n_clusters)
 
 
-def _from_labels(y_true, y_preds, func, kwargs, spec, weight, fast):
+def _repeated_rows(weight, y_true, y_preds, groups):
+    """Items of integer (frequency) weight: those of weight 0 left out.
+
+    Returns the weights as integers, the items and the clusters of the
+    items kept (clusters left empty are dropped, as if never named).
+    """
+    keep = weight > 0
+    if groups is not None:
+        codes = groups[0][keep]
+        present = np.bincount(codes, minlength=groups[1]) > 0
+        groups = ((np.cumsum(present) - 1)[codes], int(present.sum()))
+    return (
+        weight[keep].astype(np.int64),
+        y_true[keep],
+        [y[keep] for y in y_preds],
+        groups,
+    )
+
+
+def _from_labels(
+    y_true, y_preds, func, kwargs, spec, weight, fast, groups=None, frequency=False
+):
     """:class:`_Resampling` of checked labels (or probabilities).
 
-    Label metrics without weights go to the table: one pass encodes the
-    labels, one counts the cells (:func:`label_cells`). The confidence
-    metrics and weighted items sum per-item features; other metrics are
-    called on each resample.
+    Label metrics go to the table: one pass encodes the labels, one counts
+    the cells (:func:`label_cells`); with ``groups`` (``(codes,
+    n_clusters)``), each cluster's cells. The confidence metrics and
+    real-valued weights sum per-item features (per cluster with
+    ``groups``); other metrics are called on each resample.
+
+    ``frequency``: the weights are integers, the number of identical items
+    each row stands for (scikit-learn's "integer weights == repeated
+    rows"). They go into the table's counts; elsewhere the rows are
+    repeated.
     """
     table_metric = spec is not None and spec["kind"] in ("accuracy", "prf")
+    counts = None
+    if frequency:
+        counts, y_true, y_preds, groups = _repeated_rows(
+            weight, y_true, y_preds, groups
+        )
+        weight = None
     if fast and table_metric and weight is None and all(y.ndim == 1 for y in y_preds):
-        classes, codes, counts = label_table(y_true, *y_preds)
-        return _from_cells(classes, codes, counts, func, kwargs, spec)
+        if groups is None:
+            classes, codes, cells = label_table(y_true, *y_preds, weights=counts)
+            return _from_cells(classes, codes, cells, func, kwargs, spec)
+        classes, codes = encode_labels(y_true, *y_preds)
+        clusters, codes = cluster_cells(*groups, codes, classes.size, counts)
+        cells = np.asarray(clusters.sum(axis=0)).ravel().astype(np.int64)
+        return _from_cells(classes, codes, cells, func, kwargs, spec, clusters)
+    if counts is not None:
+        rows = np.repeat(np.arange(counts.size), counts)
+        y_true, y_preds = y_true[rows], [y[rows] for y in y_preds]
+        groups = None if groups is None else (groups[0][rows], groups[1])
     statistics = [float(_call(func, kwargs, weight, None, y_true, y)) for y in y_preds]
     return _Resampling(
         statistics,
         int(y_true.shape[0]),
-        fast=_fast_resampler(y_true, y_preds, spec, kwargs, weight) if fast else None,
-        items=dict(
-            func=func, kwargs=kwargs, weight=weight, y_true=y_true, y_preds=y_preds
+        fast=(
+            _fast_resampler(y_true, y_preds, spec, kwargs, weight, groups)
+            if fast
+            else None
         ),
+        items=dict(
+            func=func,
+            kwargs=kwargs,
+            weight=weight,
+            y_true=y_true,
+            y_preds=y_preds,
+            groups=groups,
+        ),
+        n_clusters=None if groups is None else groups[1],
     )
 
 
@@ -722,6 +881,7 @@ def _bootstrap_interval(
         n_resamples=n_resamples,
         n_nan=n_nan,
         fast_path=data.fast is not None,
+        n_clusters=data.n_clusters,
     )
 
 
@@ -729,6 +889,7 @@ def _bootstrap_interval(
     {
         "y_true": ["array-like"],
         "y_pred": ["array-like"],
+        "groups": ["array-like", None],
         **_RESAMPLING_CONSTRAINTS,
         "method": [StrOptions(set(INTERVAL_METHODS))],
     },
@@ -739,6 +900,7 @@ def bootstrap_confidence_interval(
     y_true,
     y_pred,
     *,
+    groups=None,
     metric="accuracy",
     metric_kwargs=None,
     n_resamples=9999,
@@ -761,6 +923,13 @@ def bootstrap_confidence_interval(
         True labels.
     y_pred : array-like of shape (n_samples,) or (n_samples, n_classes)
         Predicted labels, or probabilities for the confidence metrics.
+    groups : array-like of shape (n_samples,), default=None
+        The cluster of each item (a passage, a prompt, a patient, an image):
+        items of one cluster are not independent, so each resample draws
+        whole clusters with replacement, as many as there are (the cluster
+        bootstrap). With fewer than 20 clusters the interval is too narrow
+        and a warning says so (user guide, "Clustered items"). None: items
+        are independent.
     metric : callable or str, default="accuracy"
         ``metric(y_true, y_pred, **metric_kwargs)``, a ``functools.partial``
         of one, or a name: ``"accuracy"``, ``"precision"``, ``"recall"``,
@@ -768,6 +937,11 @@ def bootstrap_confidence_interval(
         ``_micro``, ``_macro`` or ``_weighted``.
     metric_kwargs : dict, default=None
         Keyword arguments of the metric (``average``, ``pos_label``, ...).
+        A ``sample_weight`` of integers holds frequency weights: an item of
+        weight 3 counts as 3 identical items (and one of weight 0 as none),
+        exactly as repeating its row would, and the weights go into the
+        table's counts. Real-valued weights stay with their items, which
+        are resampled with them.
     n_resamples : int, default=9999
         Bootstrap resamples.
     confidence_level : float, default=0.95
@@ -835,16 +1009,12 @@ def bootstrap_confidence_interval(
     >>> round(res.statistic, 3), res.fast_path
     (0.833, True)
     """
-    y_true, (y_pred,) = _check_arrays(y_true, y_pred)
-    func, kwargs, spec, weight = resolve_metric(metric, metric_kwargs)
-    _check_label_predictions(func, [y_pred], ["y_pred"])
-    weight = _check_sample_weight(
-        weight, y_true.shape[0], name="metric_kwargs['sample_weight']"
+    data, name = _setup(
+        y_true, [y_pred], ["y_pred"], groups, metric, metric_kwargs, fast
     )
-    data = _from_labels(y_true, [y_pred], func, kwargs, spec, weight, fast)
     return _bootstrap_interval(
         data,
-        _metric_name(metric, func),
+        name,
         n_resamples=n_resamples,
         confidence_level=confidence_level,
         method=method,
@@ -874,17 +1044,25 @@ def _paired_pvalue(null, statistic, alternative):
     return float((extreme.sum() + 1) / (null.size + 1))
 
 
-def _paired_setup(y_true, y_pred_a, y_pred_b, metric, metric_kwargs, fast):
-    """The checked data of two systems (:class:`_Resampling`), and the metric's name."""
-    y_true, (a, b) = _check_arrays(
-        y_true, y_pred_a, y_pred_b, names=("y_pred_a", "y_pred_b")
-    )
+def _setup(y_true, y_preds, names, groups, metric, metric_kwargs, fast):
+    """The checked data of one or two systems (:class:`_Resampling`), and the
+    metric's name; called by the public functions, so warnings point past
+    them and validate_params to the user's call."""
+    y_true, y_preds = _check_arrays(y_true, *y_preds, names=tuple(names))
     func, kwargs, spec, weight = resolve_metric(metric, metric_kwargs)
-    _check_label_predictions(func, [a, b], ["y_pred_a", "y_pred_b"])
-    weight = _check_sample_weight(
-        weight, y_true.shape[0], name="metric_kwargs['sample_weight']"
+    _check_label_predictions(func, y_preds, names)
+    name = "metric_kwargs['sample_weight']"
+    frequency = weight is not None and np.asarray(weight).dtype.kind in "iu"
+    weight = _check_sample_weight(weight, y_true.shape[0], name=name)
+    if frequency and weight.sum() < 2:
+        raise ValueError(
+            f"{name} holds integer (frequency) weights that count "
+            f"{int(weight.sum())} items; resampling needs at least 2."
+        )
+    groups = _check_groups(groups, y_true.shape[0], stacklevel=5)
+    data = _from_labels(
+        y_true, y_preds, func, kwargs, spec, weight, fast, groups, frequency
     )
-    data = _from_labels(y_true, [a, b], func, kwargs, spec, weight, fast)
     return data, _metric_name(metric, func)
 
 
@@ -938,6 +1116,7 @@ def _paired_test(
         fast_path=data.fast is not None,
         bootstrap_distribution=diffs,
         null_distribution=null,
+        n_clusters=data.n_clusters,
     )
 
 
@@ -947,6 +1126,7 @@ def paired_bootstrap_test(
     y_pred_a,
     y_pred_b,
     *,
+    groups=None,
     metric="accuracy",
     metric_kwargs=None,
     n_resamples=9999,
@@ -968,6 +1148,9 @@ def paired_bootstrap_test(
         True labels.
     y_pred_a, y_pred_b : array-like of shape (n_samples,) or (n_samples, n_classes)
         Predictions (or probabilities) of systems A and B on the same items.
+    groups : array-like of shape (n_samples,), default=None
+        The cluster of each item: each resample draws whole clusters, both
+        systems on the same ones (:func:`bootstrap_confidence_interval`).
     metric, metric_kwargs, n_resamples, confidence_level, fast, random_state, \
 n_jobs, verbose
         As in :func:`bootstrap_confidence_interval`.
@@ -993,7 +1176,15 @@ n_jobs, verbose
     >>> round(res.statistic, 2), res.pvalue < 0.05
     (0.1, True)
     """
-    data, name = _paired_setup(y_true, y_pred_a, y_pred_b, metric, metric_kwargs, fast)
+    data, name = _setup(
+        y_true,
+        [y_pred_a, y_pred_b],
+        ["y_pred_a", "y_pred_b"],
+        groups,
+        metric,
+        metric_kwargs,
+        fast,
+    )
     return _paired_test(
         data,
         name,
@@ -1014,6 +1205,7 @@ def paired_permutation_test(
     y_pred_a,
     y_pred_b,
     *,
+    groups=None,
     metric="accuracy",
     metric_kwargs=None,
     n_resamples=9999,
@@ -1036,6 +1228,12 @@ def paired_permutation_test(
 confidence_level, alternative, fast, random_state, n_jobs, verbose
         As in :func:`paired_bootstrap_test`; ``n_resamples`` is the number of
         random permutations.
+    groups : array-like of shape (n_samples,), default=None
+        The cluster of each item. Each permutation then swaps A's and B's
+        predictions on all the items of a cluster at once, with probability
+        1/2 per cluster, which keeps the test exact when items of a cluster
+        are dependent (H0: the two systems are exchangeable cluster by
+        cluster); the interval resamples whole clusters.
 
     Returns
     -------
@@ -1062,7 +1260,15 @@ confidence_level, alternative, fast, random_state, n_jobs, verbose
     >>> round(res.statistic, 2), res.pvalue < 0.05
     (0.1, True)
     """
-    data, name = _paired_setup(y_true, y_pred_a, y_pred_b, metric, metric_kwargs, fast)
+    data, name = _setup(
+        y_true,
+        [y_pred_a, y_pred_b],
+        ["y_pred_a", "y_pred_b"],
+        groups,
+        metric,
+        metric_kwargs,
+        fast,
+    )
     return _paired_test(
         data,
         name,
@@ -1093,7 +1299,10 @@ def sign_test(
     """Exact binomial (sign) test on the items where exactly one system is right.
 
     This is McNemar's exact test: :func:`mcnemar_test` with ``method="exact"``
-    calls it and gives the same p-value.
+    calls it and gives the same p-value. It takes the items as independent;
+    for items in clusters (passages, prompts, patients), use
+    :func:`paired_permutation_test` with ``groups``, which swaps whole
+    clusters.
 
     Parameters
     ----------
@@ -1225,16 +1434,23 @@ def _disagreement_weights(k, weights):
     return diff if weights == "linear" else diff**2
 
 
-def _kappa_resampler(y1, y2, weights):
+def _kappa_resampler(y1, y2, weights, groups=None):
     """Resampler of the agreement cells, the kappa of (c, 2k + 1) sums, and
     the kappa of the data.
 
     Each cell (i, j) of items contributes its row label, its column label
     and its disagreement weight ``w_ij``. Then ``kappa = 1 - sum w C / sum w
     E`` with expected counts ``E_ij = R_i C_j / N`` from the margins, and
-    ``sum w E = (R @ w) . C / N``: no K x K table per resample.
+    ``sum w E = (R @ w) . C / N``: no K x K table per resample. With
+    ``groups``, the units are the clusters, whose features sum their cells'.
     """
-    classes, (c1, c2), counts = label_table(y1, y2)
+    if groups is None:
+        classes, (c1, c2), counts = label_table(y1, y2)
+        clusters = None
+    else:
+        classes, codes = encode_labels(y1, y2)
+        clusters, (c1, c2) = cluster_cells(*groups, codes, classes.size)
+        counts = np.asarray(clusters.sum(axis=0)).ravel()
     k = classes.size
     w = _disagreement_weights(k, weights)
     n_cells = counts.size
@@ -1251,6 +1467,8 @@ def _kappa_resampler(y1, y2, weights):
             classes[c1], classes[c2], weights=weights, sample_weight=counts
         )
     )
+    if clusters is not None:
+        return Resampler([clusters @ features]), kappa, statistic
     return Resampler([features], counts), kappa, statistic
 
 
@@ -1266,6 +1484,7 @@ def _kappa_from_sums(sums, w, k):
     {
         "y1": ["array-like"],
         "y2": ["array-like"],
+        "groups": ["array-like", None],
         "weights": [StrOptions({"linear", "quadratic"}), None],
         "n_resamples": _RESAMPLING_CONSTRAINTS["n_resamples"],
         "confidence_level": CONFIDENCE_LEVEL,
@@ -1280,6 +1499,7 @@ def kappa_confidence_interval(
     y1,
     y2,
     *,
+    groups=None,
     weights=None,
     n_resamples=9999,
     confidence_level=0.95,
@@ -1298,6 +1518,9 @@ def kappa_confidence_interval(
     ----------
     y1, y2 : array-like of shape (n_samples,)
         Labels given by two annotators (or a model and an annotator).
+    groups : array-like of shape (n_samples,), default=None
+        The cluster of each item; each resample draws whole clusters
+        (:func:`bootstrap_confidence_interval`).
     weights : {None, "linear", "quadratic"}, default=None
         As in ``cohen_kappa_score``.
     n_resamples, confidence_level, alternative, random_state, n_jobs, verbose
@@ -1317,7 +1540,8 @@ def kappa_confidence_interval(
     0.697
     """
     y1, (y2,) = _check_arrays(y1, y2, names=("y2",), true_name="y1", labels_only=True)
-    resampler, kappa, statistic = _kappa_resampler(y1, y2, weights)
+    groups = _check_groups(groups, y1.shape[0])
+    resampler, kappa, statistic = _kappa_resampler(y1, y2, weights, groups)
     rng = _generator(random_state)
     draw = functools.partial(
         _fast_bootstrap_block, resampler=resampler, metric_of=kappa
@@ -1347,4 +1571,5 @@ def kappa_confidence_interval(
         n_resamples=n_resamples,
         n_nan=n_nan,
         fast_path=True,
+        n_clusters=None if groups is None else groups[1],
     )
