@@ -3,7 +3,6 @@
 Shared by ``compare`` and ``interval``. Imported only when one of them runs.
 """
 
-import inspect
 import threading
 
 import numpy as np
@@ -238,16 +237,10 @@ class Systems:
             counts += np.bincount(cell, minlength=size)
         return counts.reshape((k,) * (1 + len(which)))
 
-    def group_kwargs(self, func):
-        """``{"groups": ...}`` for a resampling function, or nothing."""
-        if self.groups is None:
-            return {}
-        if "groups" not in inspect.signature(func).parameters:
-            raise InputError(
-                f"--groups is not available yet: {func.__name__} of this version "
-                "of the package does not resample clusters."
-            )
-        return {"groups": self.groups}
+    @property
+    def group_kwargs(self):
+        """``{"groups": ...}`` for the resampling functions, or nothing."""
+        return {} if self.groups is None else {"groups": self.groups}
 
     def split_counts(self, which, test_sets, average, pos_label=None):
         """Per-split counts (TP, FP, FN) of system ``which`` on each test set;
@@ -354,7 +347,7 @@ def interval_of(data, which, metric, args):
         metric=func,
         metric_kwargs=kwargs,
         **options,
-        **data.group_kwargs(bootstrap_confidence_interval),
+        **data.group_kwargs,
     )
 
 
@@ -417,5 +410,5 @@ def paired_test_of(data, which, metric, args):
         metric=func,
         metric_kwargs=kwargs,
         **options,
-        **data.group_kwargs(test),
+        **data.group_kwargs,
     )
