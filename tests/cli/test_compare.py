@@ -5,6 +5,8 @@ import json
 import numpy as np
 import pytest
 
+from sklearn_faithful import __version__
+from sklearn_faithful.cli import main
 from sklearn_faithful.comparison import paired_bayes_test
 from sklearn_faithful.holdout import (
     bootstrap_confidence_interval,
@@ -14,7 +16,7 @@ from sklearn_faithful.holdout import (
 )
 from sklearn_faithful.utils._multitest import holm
 
-from ._util import error, main_json, ok, run_main
+from ._util import error, main_json, ok, run_main, write
 
 
 def test_compare_end_to_end(runs, files):
@@ -138,3 +140,152 @@ def test_conll_entity_level(files):
     assert out["metrics"][0]["systems"][1]["test"]["statistic"] == pytest.approx(
         5 / 6 - a
     )
+
+
+def test_several_metrics_in_one_run(files):
+    # each metric's entry is what a run with that metric alone prints
+    argv = ["compare", files["y_txt"], files["a_txt"], files["b_txt"], files["c_txt"],
+            "--n-resamples", "99", "--format", "json"]  # fmt: skip
+    both = main_json([*argv, "--metric", "f1,accuracy"])
+    assert [m["metric"] for m in both["metrics"]] == ["f1", "accuracy"]
+    assert [m["average"] for m in both["metrics"]] == ["macro", None]
+    for entry in both["metrics"]:
+        (alone,) = main_json([*argv, "--metric", entry["metric"]])["metrics"]
+        assert entry == alone
+    code, text = run_main([*argv[:-2], "--metric", "accuracy,f1"])
+    assert code == 0
+    assert "accuracy, f1 (macro) on 300 items" in text
+    assert "accuracy (95% CI)" in text and "f1 (95% CI)" in text
+    assert "Holm's method for each metric" in text
+
+
+def test_metrics_of_labels_and_probabilities_do_not_mix(capsys, files):
+    err = error(
+        capsys,
+        ["compare", files["y_txt"], files["pa_csv"], files["pb_csv"], "--metric",
+         "cf1,f1"],
+    )  # fmt: skip
+    assert "run them separately" in err
+    with pytest.raises(SystemExit):
+        main(["compare", "g", "a", "b", "--metric", "f1,f2"])
+    assert "'f2' is not one of accuracy" in capsys.readouterr().err
+
+
+def test_signature_line_and_json(files):
+    argv = ["compare", files["y_txt"], files["a_txt"], files["b_txt"], "--metric",
+            "f1,accuracy", "--test", "permutation", "--n-resamples", "99",
+            "--random-state", "3", "--average", "weighted"]  # fmt: skip
+    code, text = run_main(argv)
+    assert code == 0
+    out = main_json([*argv, "--format", "json"])
+    sig = out["signature"]
+    assert sig == {
+        "version": __version__, "command": "compare", "seed": 3,
+        "test": "permutation", "resamples": 99, "level": 0.95,
+        "metric": "f1,accuracy", "average": "weighted", "adjust": "none",
+    }  # fmt: skip
+    assert text.splitlines()[-1] == (
+        f"sklearn-faithful {__version__}|command:compare|seed:3|test:permutation|"
+        "resamples:99|level:0.95|metric:f1,accuracy|average:weighted|adjust:none"
+    )
+    # the signature's options give the same numbers
+    again = main_json(
+        ["compare", files["y_txt"], files["a_txt"], files["b_txt"],
+         "--random-state", str(sig["seed"]), "--test", sig["test"],
+         "--n-resamples", str(sig["resamples"]), "--confidence-level",
+         str(sig["level"]), "--metric", sig["metric"], "--average", sig["average"],
+         "--format", "json"]
+    )  # fmt: skip
+    assert again["metrics"] == out["metrics"]
+
+
+def _clusters(n=300, size=5):
+    """Cluster labels as text, sorted differently from their numbers."""
+    return np.array([f"p{i // size}" for i in range(n)])
+
+
+def test_groups_resample_whole_clusters(files, tmp_path):
+    groups = _clusters()
+    path = write(tmp_path / "groups.txt", groups)
+    y, a, b, c = files["y"], files["a"], files["b"], files["c"]
+    argv = ["compare", files["y_txt"], files["a_txt"], files["b_txt"], files["c_txt"],
+            "--metric", "f1", "--n-resamples", "99", "--format", "json"]  # fmt: skip
+    kw = dict(metric="f1", metric_kwargs={"average": "macro"}, n_resamples=99,
+              random_state=0, groups=groups)  # fmt: skip
+    for test, func in (("paired-bootstrap", paired_bootstrap_test),
+                       ("permutation", paired_permutation_test)):  # fmt: skip
+        out = main_json([*argv, "--groups", path, "--test", test])
+        assert out["groups"] == path and out["n_groups"] == 60
+        rows = out["metrics"][0]["systems"]
+        for row, pred in zip(rows, (a, b, c), strict=True):
+            res = bootstrap_confidence_interval(y, pred, **kw)
+            assert row["interval"] == res.to_dict()
+        for row, pred in zip(rows[1:], (b, c), strict=True):
+            assert row["test"] == func(y, a, pred, **kw).to_dict()
+        assert out["signature"]["groups"] == path
+    # the clusters change the numbers
+    plain = main_json(argv)["metrics"][0]["systems"][0]["interval"]
+    assert plain != rows[0]["interval"]
+
+
+def test_groups_from_a_column_or_a_field(files, tmp_path):
+    y, a, b = files["y"], files["a"], files["b"]
+    groups = _clusters()
+    tables, lines = {}, {}
+    for name, values in (("g", y), ("a", a), ("b", b)):
+        tables[name] = write(
+            tmp_path / f"{name}.csv",
+            ["label,passage"]
+            + [f"{v},{g}" for v, g in zip(values, groups, strict=True)],
+        )
+        lines[name] = write(tmp_path / f"{name}.jsonl", [
+            json.dumps({"label": str(v), "passage": str(g)})
+            for v, g in zip(values, groups, strict=True)])  # fmt: skip
+    base = ["--n-resamples", "99", "--format", "json"]
+    by_file = main_json(
+        [
+            "compare",
+            files["y_txt"],
+            files["a_txt"],
+            files["b_txt"],
+            "--groups",
+            write(tmp_path / "groups.txt", groups),
+            *base,
+        ]
+    )
+    by_column = main_json(
+        [
+            "compare",
+            tables["g"],
+            tables["a"],
+            tables["b"],
+            "--column",
+            "label",
+            "--groups-column",
+            "passage",
+            *base,
+        ]
+    )
+    by_field = main_json(["compare", lines["g"], lines["a"], lines["b"], "--field",
+                          "label", "--groups-field", "passage", *base])  # fmt: skip
+
+    def numbers(out):
+        return [(s["interval"], s["test"]) for s in out["metrics"][0]["systems"]]
+
+    assert numbers(by_file) == numbers(by_column) == numbers(by_field)
+    assert by_file["metrics"][0]["systems"][0]["interval"]["n_clusters"] == 60
+    assert by_column["groups"] == "column=passage"
+    assert by_field["signature"]["groups"] == "field=passage"
+
+
+def test_groups_errors(capsys, files, tmp_path):
+    argv = ["compare", files["y_txt"], files["a_txt"], files["b_txt"]]
+    short = write(tmp_path / "short.txt", _clusters()[:-1])
+    err = error(capsys, [*argv, "--groups", short])
+    assert f"{short} has 299 groups but {files['y_txt']} has 300 items" in err
+    path = write(tmp_path / "groups.txt", _clusters())
+    err = error(capsys, [*argv, "--groups", path, "--test", "sign"])
+    assert "--test sign counts the items as independent" in err
+    with pytest.raises(SystemExit):
+        main([*argv, "--groups", path, "--groups-column", "doc"])
+    assert "not allowed with argument" in capsys.readouterr().err

@@ -77,3 +77,26 @@ def test_interval_methods(files):
         assert out["method"] == interval["method"] == method
         ci = res.confidence_interval._asdict()
         assert interval["confidence_interval"] == pytest.approx(ci)
+
+
+def test_interval_of_several_metrics_with_groups(files, tmp_path):
+    groups = np.array([f"p{i // 4}" for i in range(files["y"].size)])
+    path = write(tmp_path / "groups.txt", groups)
+    out = main_json(
+        ["interval", files["y_txt"], files["a_txt"], "--metric", "recall,accuracy",
+         "--groups", path, "--n-resamples", "99", "--format", "json"]
+    )  # fmt: skip
+    assert out["n_groups"] == 75
+    for entry, kwargs in zip(out["metrics"], ({"average": "macro"}, None), strict=True):
+        res = bootstrap_confidence_interval(
+            files["y"],
+            files["a"],
+            metric=entry["metric"],
+            metric_kwargs=kwargs,
+            n_resamples=99,
+            random_state=0,
+            groups=groups,
+        )
+        assert entry["interval"] == res.to_dict()
+    assert out["signature"]["metric"] == "recall,accuracy"
+    assert out["signature"]["groups"] == path
