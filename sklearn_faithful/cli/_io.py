@@ -147,7 +147,9 @@ def _keys(lengths, words, short):
     line's words.
     """
     if short:
-        return words[:, 0] | (lengths.astype(np.uint64) << np.uint64(56))
+        keys = lengths.view(np.uint64) << np.uint64(56)  # lengths are >= 0
+        keys |= words[:, 0]
+        return keys
     keys = lengths.astype(np.uint64) * _MIX[0]
     for k in range(words.shape[1]):
         keys += words[:, k] * _MIX[k + 1]
@@ -211,8 +213,12 @@ class _LineCodes:
         """The code of each line of ``data`` (bytes of lines joined by ``\\n``)."""
         a = np.frombuffer(data, np.uint8)
         ends = np.flatnonzero(a == 10)
-        starts = np.concatenate(([0], ends + 1))
-        lengths = np.append(ends, a.size) - starts
+        starts = np.empty(ends.size + 1, np.intp)
+        starts[0] = 0
+        np.add(ends, 1, out=starts[1:])
+        lengths = np.empty_like(starts)
+        np.subtract(ends, starts[:-1], out=lengths[:-1])
+        lengths[-1] = a.size - starts[-1]
         longest = int(lengths.max())
         if longest > 8 * _MAX_WORDS:
             lines = data.split(b"\n")
@@ -225,8 +231,9 @@ class _LineCodes:
         words = np.empty((starts.size, n_words), np.uint64)
         for k in range(n_words):
             word = words[:, k]
-            word[:] = at_byte[starts + 8 * k]
-            word &= _MASKS[np.minimum(np.maximum(lengths - 8 * k, 0), 8)]
+            word[:] = at_byte[starts + 8 * k if k else starts]
+            left = lengths if n_words == 1 else np.clip(lengths - 8 * k, 0, 8)
+            word &= _MASKS[left]
         short = longest < 8
         keys = _keys(lengths, words, short)
         codes, hit = self._lookup(keys, lengths, words, short)
@@ -255,7 +262,7 @@ class _LineCodes:
             codes, hit = known_codes[pos], known[pos] == keys
         else:
             multiplier, shift, slot_keys, slot_codes = slots
-            slot = (keys * multiplier) >> shift
+            slot = ((keys * multiplier) >> shift).view(np.intp)
             codes, hit = slot_codes[slot], slot_keys[slot] == keys
         if not short:
             hit &= self._lengths[codes] == lengths
