@@ -12,16 +12,14 @@ from ._arguments import (
     resolve_metric,
 )
 from ._output import (
+    files_signature,
     fmt,
     fmt_interval,
     groups_text,
     header,
-    input_fields,
     level,
     metric_fields,
-    metric_signature,
     metric_text,
-    signature,
     signature_text,
     table,
 )
@@ -199,19 +197,17 @@ def run(args):
         **options,
         systems=data.names,
         metrics=metrics,
-        signature=signature(
+        signature=files_signature(
             NAME,
             args,
-            test=args.test,
-            resamples=args.n_resamples,
-            level=args.confidence_level,
-            **metric_signature(args),
-            groups=data.fields(args)["groups"],
-            repetitions=options["repetitions"],
-            rope=options["rope"],
-            threshold=options["threshold"],
-            adjust=options["multiple_comparisons"],
-            **input_fields(args),
+            data.fields(args)["groups"],
+            {"test": args.test},
+            {
+                "repetitions": options["repetitions"],
+                "rope": options["rope"],
+                "threshold": options["threshold"],
+                "adjust": options["multiple_comparisons"],
+            },
         ),
     )
 

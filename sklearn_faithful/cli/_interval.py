@@ -3,16 +3,14 @@
 from ..holdout._options import INTERVAL_METHODS
 from ._arguments import RAW, add_format, add_inputs, add_random_state, resolve_metric
 from ._output import (
+    files_signature,
     fmt,
     fmt_interval,
     groups_text,
     header,
-    input_fields,
     level,
     metric_fields,
-    metric_signature,
     metric_text,
-    signature,
     signature_text,
 )
 
@@ -72,15 +70,8 @@ def run(args):
         n_resamples=args.n_resamples,
         confidence_level=args.confidence_level,
         metrics=metrics,
-        signature=signature(
-            NAME,
-            args,
-            method=args.method,
-            resamples=args.n_resamples,
-            level=args.confidence_level,
-            **metric_signature(args),
-            groups=fields["groups"],
-            **input_fields(args),
+        signature=files_signature(
+            NAME, args, fields["groups"], {"method": args.method}
         ),
     )
 

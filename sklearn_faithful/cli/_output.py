@@ -55,6 +55,23 @@ def signature_text(sig):
     return "|".join([f"sklearn-faithful {sig['version']}", *fields])
 
 
+def files_signature(command, args, groups, first, last=None):
+    """The signature of ``compare`` or ``interval``: ``first`` (the test or
+    the method), the resampling, the metrics, the clusters, ``last`` and how
+    the files were read."""
+    return signature(
+        command,
+        args,
+        **first,
+        resamples=args.n_resamples,
+        level=args.confidence_level,
+        **metric_signature(args),
+        groups=groups,
+        **(last or {}),
+        **input_fields(args),
+    )
+
+
 def metric_fields(metric, args):
     """``metric`` and ``average`` of one of a payload's ``metrics``."""
     return {
