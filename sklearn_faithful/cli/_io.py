@@ -10,10 +10,12 @@ codes as the chunks go by (:class:`LabelReader`): a file is never a list of
 Python strings, only each chunk's distinct labels are.
 """
 
+import collections
 import csv
 import itertools
 import json
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -185,11 +187,46 @@ def _perfect_hash(keys, codes):
     return None
 
 
+def _line_words(data):
+    """The lines of ``data`` (bytes joined by ``\\n``) as 8-byte words.
+
+    Returns ``(starts, lengths, words, keys, short)``: where each line
+    starts, its length, its words (little-endian, zeros past its end), its
+    lookup key (:func:`_keys`) and whether every line is short; None when
+    a line is longer than ``_MAX_WORDS`` words.
+    """
+    a = np.frombuffer(data, np.uint8)
+    ends = np.flatnonzero(a == 10)
+    starts = np.empty(ends.size + 1, np.intp)
+    starts[0] = 0
+    np.add(ends, 1, out=starts[1:])
+    lengths = np.empty_like(starts)
+    np.subtract(ends, starts[:-1], out=lengths[:-1])
+    lengths[-1] = a.size - starts[-1]
+    longest = int(lengths.max())
+    if longest > 8 * _MAX_WORDS:
+        return None
+    n_words = max(1, -(-longest // 8))
+    padded = np.zeros(a.size + 8 * n_words, np.uint8)
+    padded[: a.size] = a
+    # the little-endian 8-byte word that starts at each byte
+    at_byte = np.ndarray((a.size + 8 * n_words - 7,), "<u8", padded, strides=(1,))
+    words = np.empty((starts.size, n_words), np.uint64)
+    for k in range(n_words):
+        word = words[:, k]
+        word[:] = at_byte[starts + 8 * k if k else starts]
+        left = lengths if n_words == 1 else np.clip(lengths - 8 * k, 0, 8)
+        word &= _MASKS[left]
+    short = longest < 8
+    return starts, lengths, words, _keys(lengths, words, short), short
+
+
 class _LineCodes:
     """Codes of the lines of byte chunks, one shared dict of the distinct lines.
 
-    A chunk's lines of at most 64 bytes are read as 8-byte words (one gather
-    per word of the longest line, no Python object per line) and looked up
+    A chunk's lines of at most 64 bytes are read as 8-byte words
+    (:func:`_line_words`: one gather per word of the longest line, no Python
+    object per line) and looked up
     with ``np.searchsorted`` among the keys of the lines seen before
     (:func:`_keys`); a hashed line takes a known line's code only when its
     length and words equal that line's, so codes are those of the exact
@@ -209,33 +246,30 @@ class _LineCodes:
         self._words = np.zeros((0, _MAX_WORDS), np.uint64)  # by code
         self._lengths = np.zeros(0, np.intp)  # by code
 
-    def encode(self, data):
-        """The code of each line of ``data`` (bytes of lines joined by ``\\n``)."""
-        a = np.frombuffer(data, np.uint8)
-        ends = np.flatnonzero(a == 10)
-        starts = np.empty(ends.size + 1, np.intp)
-        starts[0] = 0
-        np.add(ends, 1, out=starts[1:])
-        lengths = np.empty_like(starts)
-        np.subtract(ends, starts[:-1], out=lengths[:-1])
-        lengths[-1] = a.size - starts[-1]
-        longest = int(lengths.max())
-        if longest > 8 * _MAX_WORDS:
+    def encode(self, chunks):
+        """Yield the code of each line of each chunk of ``chunks`` (bytes of
+        lines joined by ``\\n``).
+
+        A thread reads the next chunk's lines into words (:func:`_line_words`,
+        numpy work that releases the GIL) while this one's are looked up.
+        """
+        with ThreadPoolExecutor(1) as pool:
+            pending = collections.deque()
+            for data in chunks:
+                pending.append((data, pool.submit(_line_words, data)))
+                if len(pending) > 2:
+                    data, words = pending.popleft()
+                    yield self._codes(data, words.result())
+            while pending:
+                data, words = pending.popleft()
+                yield self._codes(data, words.result())
+
+    def _codes(self, data, lines):
+        """The codes of ``data``'s lines, read by :func:`_line_words`."""
+        if lines is None:  # a line longer than the words hold
             lines = data.split(b"\n")
             return np.fromiter(map(self.index.__getitem__, lines), np.intp, len(lines))
-        n_words = max(1, -(-longest // 8))
-        padded = np.zeros(a.size + 8 * n_words, np.uint8)
-        padded[: a.size] = a
-        # the little-endian 8-byte word that starts at each byte
-        at_byte = np.ndarray((a.size + 8 * n_words - 7,), "<u8", padded, strides=(1,))
-        words = np.empty((starts.size, n_words), np.uint64)
-        for k in range(n_words):
-            word = words[:, k]
-            word[:] = at_byte[starts + 8 * k if k else starts]
-            left = lengths if n_words == 1 else np.clip(lengths - 8 * k, 0, 8)
-            word &= _MASKS[left]
-        short = longest < 8
-        keys = _keys(lengths, words, short)
+        starts, lengths, words, keys, short = lines
         codes, hit = self._lookup(keys, lengths, words, short)
         if hit.all():
             return codes
@@ -418,8 +452,7 @@ class LabelReader:
             raise
         if kind == "text":
             parts, counts = [], np.zeros(0, np.int64)
-            for data in _byte_chunks(path):
-                codes = self._text.encode(data)
+            for codes in self._text.encode(_byte_chunks(path)):
                 counts = _add_counts(counts, codes, len(self._text.index))
                 parts.append(_small(codes, len(self._text.index)))
             codes = _concatenate(parts)
