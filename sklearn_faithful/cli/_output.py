@@ -17,6 +17,7 @@ numpy: ``--help`` imports this module.
 import json
 
 from .. import __version__
+from ..holdout._options import AVERAGED_METRIC_NAMES
 
 
 def header(command, args, **extra):
@@ -76,13 +77,13 @@ def metric_fields(metric, args):
     """``metric`` and ``average`` of one of a payload's ``metrics``."""
     return {
         "metric": metric,
-        "average": None if metric == "accuracy" else args.average,
+        "average": args.average if metric in AVERAGED_METRIC_NAMES else None,
     }
 
 
 def metric_signature(args):
     """The signature fields of ``--metric`` and its options."""
-    averaged = any(m != "accuracy" for m in args.metric)
+    averaged = any(m in AVERAGED_METRIC_NAMES for m in args.metric)
     return dict(
         metric=",".join(args.metric),
         average=args.average if averaged else None,

@@ -8,7 +8,7 @@ import threading
 import numpy as np
 
 from ..holdout._fast_metrics import _DENSE_CELLS
-from ..holdout._options import CONFIDENCE_METRIC_NAMES
+from ..holdout._options import AVERAGED_METRIC_NAMES, CONFIDENCE_METRIC_NAMES
 from ._io import (
     InputError,
     LabelReader,
@@ -150,7 +150,7 @@ class Systems:
         return self.classes.index(pos_label)
 
     def _metric_kwargs(self, metric, args):
-        if metric == "accuracy":
+        if metric not in AVERAGED_METRIC_NAMES:  # accuracy, MCC, kappa, ...
             return None
         kwargs = {"average": args.average}
         if self.kind == "probabilities":

@@ -34,7 +34,11 @@ from ..metrics import _confidence as conf
 from ..metrics._prf import _jaccard, _precision_recall_fscore, _zero_division_value
 from ..utils._compat import parallel_as_completed
 from ..utils._validation import _LUT_SPAN_PER_SAMPLE, _integer_span, _offsets
-from ._options import CONFIDENCE_METRIC_NAMES, LABEL_METRIC_NAMES
+from ._options import (
+    AVERAGED_METRIC_NAMES,
+    CONFIDENCE_METRIC_NAMES,
+    LABEL_METRIC_NAMES,
+)
 
 # metric function -> (kind, which, default beta)
 _KNOWN = {
@@ -85,8 +89,6 @@ TABLE_KINDS = frozenset(_FAST_KWARGS) - {"cprf"}
 LABEL_METRICS = frozenset(
     func for func, (kind, _, _) in _KNOWN.items() if kind in TABLE_KINDS
 )
-# names that take an average suffix (f1_macro, jaccard_weighted, cf1_micro)
-_AVERAGED_NAMES = {"precision", "recall", "f1", "jaccard", *CONFIDENCE_METRIC_NAMES}
 
 
 def resolve_metric(metric, metric_kwargs=None):
@@ -107,13 +109,13 @@ def resolve_metric(metric, metric_kwargs=None):
             average
             and (
                 average not in ("micro", "macro", "weighted")
-                or base not in _AVERAGED_NAMES
+                or base not in AVERAGED_METRIC_NAMES
             )
         ):
             raise ValueError(
                 f"metric={metric!r} is not a known name; use a callable, or one of "
-                f"{sorted(_NAMES)}, those of {sorted(_AVERAGED_NAMES)} optionally "
-                "with _micro, _macro or _weighted."
+                f"{sorted(_NAMES)}, those of {sorted(AVERAGED_METRIC_NAMES)} "
+                "optionally with _micro, _macro or _weighted."
             )
         func = _NAMES[base]
         if average:

@@ -19,6 +19,15 @@ LABEL_METRIC_NAMES = (
 )
 CONFIDENCE_METRIC_NAMES = ("cprecision", "crecall", "cf1")
 METRIC_NAMES = LABEL_METRIC_NAMES + CONFIDENCE_METRIC_NAMES
+# the metrics that average over classes (average=, pos_label=, and the
+# _micro, _macro, _weighted suffixes of their names)
+AVERAGED_METRIC_NAMES = (
+    "precision",
+    "recall",
+    "f1",
+    "jaccard",
+    *CONFIDENCE_METRIC_NAMES,
+)
 
 # ``method`` of bootstrap_confidence_interval
 INTERVAL_METHODS = ("percentile", "basic", "bca")

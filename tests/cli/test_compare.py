@@ -159,6 +159,21 @@ def test_several_metrics_in_one_run(files):
     assert "Holm's method for each metric" in text
 
 
+def test_every_table_metric_by_name(files):
+    # metrics that do not average over classes take no --average
+    argv = ["compare", files["y_txt"], files["a_txt"], files["b_txt"],
+            "--n-resamples", "99", "--format", "json", "--metric",
+            "balanced_accuracy,matthews_corrcoef,cohen_kappa,jaccard"]  # fmt: skip
+    out = main_json(argv)
+    assert [m["average"] for m in out["metrics"]] == [None, None, None, "macro"]
+    y, a = files["y"], files["a"]
+    (row, _) = out["metrics"][0]["systems"]
+    res = bootstrap_confidence_interval(
+        y, a, metric="balanced_accuracy", n_resamples=99, random_state=0
+    )
+    assert row["interval"] == res.to_dict()
+
+
 def test_metrics_of_labels_and_probabilities_do_not_mix(capsys, files):
     err = error(
         capsys,
