@@ -31,6 +31,7 @@ from ..utils._validation import (
     CONFIDENCE_LEVEL,
     N_JOBS,
     RANDOM_STATE,
+    _check_label_values,
     _check_same_items,
     _check_sample_weight,
     _encode,
@@ -361,6 +362,12 @@ def _check_n_clusters(n_clusters, what, stacklevel):
     return n_clusters
 
 
+# where predicted probabilities go, said when they are given as labels
+PROBABILITIES_HINT = (
+    "to compare probabilities, use paired_bootstrap_test with metric='cf1'"
+)
+
+
 def _check_arrays(
     y_true,
     *y_preds,
@@ -368,6 +375,7 @@ def _check_arrays(
     true_name="y_true",
     min_samples=2,
     labels_only=False,
+    labels_hint="",
 ):
     """Check the true labels and the predictions of the same items.
 
@@ -399,6 +407,8 @@ def _check_arrays(
     for name, arr in ((true_name, y_true), *zip(names, out, strict=True)):
         if arr.dtype.kind == "f" and not np.isfinite(arr).all():
             raise ValueError(f"{name} contains NaN or infinity.")
+        if labels_only:
+            _check_label_values(arr, name, labels_hint)
     return y_true, out
 
 
@@ -520,11 +530,14 @@ def _fast_resampler(y_true, y_preds, spec, kwargs, weight, groups=None):
     return resampler, functools.partial(metric_from_sums, spec=spec, pos_index=pos, k=k)
 
 
-def _check_label_predictions(func, preds, names):
+def _check_label_predictions(func, y_true, preds, names):
     """scikit-learn's label metrics need 1-D labels, and would not say which."""
     if func not in LABEL_METRICS:
         return
+    _check_label_values(y_true, "y_true")
     for name, pred in zip(names, preds, strict=True):
+        if pred.ndim == 1:
+            _check_label_values(pred, name, "for probabilities use metric='cf1'")
         if pred.ndim != 1:
             raise ValueError(
                 f"{name} has shape {pred.shape}, but metric={func.__name__!r} scores "
@@ -1056,7 +1069,7 @@ def _setup(y_true, y_preds, names, groups, metric, metric_kwargs, fast):
     them and validate_params to the user's call."""
     y_true, y_preds = _check_arrays(y_true, *y_preds, names=tuple(names))
     func, kwargs, spec, weight = resolve_metric(metric, metric_kwargs)
-    _check_label_predictions(func, y_preds, names)
+    _check_label_predictions(func, y_true, y_preds, names)
     name = "metric_kwargs['sample_weight']"
     frequency = weight is not None and np.asarray(weight).dtype.kind in "iu"
     weight = _check_sample_weight(weight, y_true.shape[0], name=name)
@@ -1381,6 +1394,7 @@ def _sign_test(
         names=("y_pred_a", "y_pred_b"),
         min_samples=1,
         labels_only=True,
+        labels_hint=PROBABILITIES_HINT,
     )
     right_a, right_b = a == y_true, b == y_true
     return _sign_test_from_counts(
