@@ -23,7 +23,10 @@ from ._compat import (
 # shared by the public functions and classes, so that one parameter is checked
 # one way everywhere.
 CONFIDENCE_LEVEL = [Interval(Real, 0, 1, closed="neither")]
-RANDOM_STATE = ["random_state", np.random.Generator]
+# scikit-learn's seeds (None, an int, a RandomState), spelled out so that the
+# int refuses booleans (random_state=True would seed with 1), and a Generator
+SEEDS = [Interval(Integral, 0, 2**32 - 1, closed="both"), np.random.RandomState, None]
+RANDOM_STATE = [*SEEDS, np.random.Generator]
 POS_LABEL = [Real, str, "boolean", None]
 ALTERNATIVE = [StrOptions({"two-sided", "less", "greater"})]
 # Half-width of a region of practical equivalence, on the scale of the score
@@ -185,6 +188,35 @@ def _numbers_as_numbers(labels):
         if converted.dtype.kind in "biuf":
             return converted
     return labels
+
+
+def _check_label_values(labels, name, hint=""):
+    """Refuse what cannot be a class label: non-whole numbers and None.
+
+    Predicted probabilities or scores given where labels are expected would
+    make each distinct float a class of its own, every item wrong, and the
+    test's p-value tiny; a None label (a missing prediction) would be a
+    class too. ``hint`` says where such values belong.
+    """
+    if labels.dtype.kind == "f":
+        whole = np.isfinite(labels) & (labels == np.round(labels))
+        if not whole.all():
+            i = int(np.flatnonzero(~whole)[0])
+            raise ValueError(
+                f"{name} holds {labels[i].item()!r} at item {i}, not a class label: "
+                "non-whole numbers look like scores or probabilities. Give "
+                "labels (threshold the scores first, e.g. proba >= 0.5)"
+                + (f"; {hint}" if hint else "")
+                + "."
+            )
+    elif labels.dtype == object:
+        missing = np.fromiter((v is None for v in labels), bool, labels.shape[0])
+        if missing.any():
+            i = int(np.flatnonzero(missing)[0])
+            raise ValueError(
+                f"{name} holds None at item {i}; every item needs a label (a "
+                "missing prediction is not a class)."
+            )
 
 
 def _check_y_true(y_true, name="y_true"):
