@@ -305,11 +305,11 @@ CELLS = (
         for icc in (0.1, 0.3)
         for G in (10, 20, 40, 80)
     ]
+    + [_cell("coverage", "geometric", 200, 3, 0.3, reps=500, role="held-out")]
     + [
         _cell("coverage", "equal", G, 25, 0.3, gen="beta", reps=500, role="held-out")
         for G in (10, 20, 40, 80)
     ]
-    + [_cell("coverage", "geometric", 200, 3, 0.3, reps=500, role="held-out")]
     + [
         _cell("level", "geometric", G, 25, 0.3, gain=0.0, reps=500, role="held-out")
         for G in (10, 20, 40, 80)
@@ -371,6 +371,18 @@ def _label(cell):
     return design
 
 
+def _heading(cell):
+    if cell["role"] == "tuning":
+        return "tuning: logit-normal, equal sizes"
+    if cell["role"] == "icc0":
+        return "no clustering (ICC 0)"
+    if cell["role"] == "power":
+        return "power"
+    if cell["gen"] == "beta":
+        return "held out: Beta, equal sizes"
+    return "held out: logit-normal, unequal sizes"
+
+
 def report(done, scale):
     out = []
 
@@ -383,14 +395,15 @@ def report(done, scale):
     )
     out.append(
         f"\nCoverage (s.e.) of the {LEVEL:.0%} percentile interval; truth: accuracy "
-        f"{ACC}, macro F1 {TRUTH['f1_macro']:.4f}; width: mean width of the "
-        "accuracy interval, cluster / naive"
+        f"{ACC}, macro F1 {TRUTH['f1_macro']:.4f}.\nwidth: mean width of the "
+        "accuracy interval, cluster / naive; G x m: G clusters of m items, "
+        "geom(m): sizes geometric with mean m"
     )
     out.append(
-        f"{'role':<9}{'gen':<7}{'design':<15}{'ICC':>4}{'reps':>5}"
-        f"{'acc cluster':>16}{'acc naive':>16}{'width':>12}"
-        f"{'F1 cluster':>16}{'F1 naive':>16}   BCa cluster acc / F1"
+        f"{'design':<15}{'ICC':>4}{'reps':>5}{'acc cluster':>15}{'acc naive':>15}"
+        f"{'width':>13}{'F1 cluster':>15}{'F1 naive':>15}"
     )
+    heading, bca_rows = None, []
     for cell in CELLS:
         if cell["part"] != "coverage":
             continue
@@ -399,37 +412,52 @@ def report(done, scale):
             continue
 
         def cov(c, n=n, rate=rate):
-            return f"{rate[c]:>8.3f} ({_se(rate[c], n):.3f})"
+            return f"{rate[c]:>7.3f} ({_se(rate[c], n):.3f})"
 
-        bca = ""
-        if "acc cluster bca" in rate:
-            bca = f"  {cov('acc cluster bca')} / {cov('f1 cluster bca').strip()}"
+        if _heading(cell) != heading:
+            heading = _heading(cell)
+            out.append(f"-- {heading}")
         out.append(
-            f"{cell['role']:<9}{cell['gen'][:5]:<7}{_label(cell):<15}"
-            f"{cell['icc']:>4}{n:>5}{cov('acc cluster')}{cov('acc naive')}"
-            f"{width['acc cluster']:>6.3f}/{width['acc naive']:.3f}"
-            f"{cov('f1 cluster')}{cov('f1 naive')}{bca}"
+            f"{_label(cell):<15}{cell['icc']:>4}{n:>5}{cov('acc cluster')}"
+            f"{cov('acc naive')}{width['acc cluster']:>7.3f}/{width['acc naive']:.3f}"
+            f"{cov('f1 cluster')}{cov('f1 naive')}"
         )
+        if "acc cluster bca" in rate:
+            bca_rows.append(
+                f"{_label(cell):<15}{cell['icc']:>4}{n:>5}"
+                + "".join(
+                    cov(c)
+                    for c in ("acc cluster", "acc cluster bca", "f1 cluster")
+                    + ("f1 cluster bca",)
+                )
+            )
+    out.append("\nCoverage (s.e.) of the cluster bootstrap: percentile and BCa")
     out.append(
-        "\nRate of p <= 0.05 (s.e.), accuracy difference: level "
-        "(gain 0) or power (gain 0.05)"
+        f"{'design':<15}{'ICC':>4}{'reps':>5}{'acc pct':>15}{'acc BCa':>15}"
+        f"{'F1 pct':>15}{'F1 BCa':>15}"
+    )
+    out.extend(bca_rows)
+    out.append(
+        "\nRate of p <= 0.05 (s.e.), accuracy difference B - A: level (gain 0) "
+        "or power (B 0.05 better)"
     )
     cols = ["perm cluster", "perm naive", "boot cluster", "boot naive"]
     out.append(
-        f"{'role':<9}{'design':<15}{'ICC_D':>6}{'gain':>6}{'reps':>6}  "
-        + "".join(f"{c:>16}" for c in cols)
+        f"{'design':<15}{'ICC_D':>6}{'gain':>5}{'reps':>5}"
+        + "".join(f"{c:>15}" for c in cols)
     )
+    heading = None
     for cell in CELLS:
         if cell["part"] != "level":
             continue
         n, rate, _ = collect(done, cell, reps_of(cell))
         if not n:
             continue
-        row = "".join(f"{rate[c]:>8.3f} ({_se(rate[c], n):.3f})" for c in cols)
-        out.append(
-            f"{cell['role']:<9}{_label(cell):<15}{cell['icc']:>6}"
-            f"{cell['gain']:>6}{n:>6}  {row}"
-        )
+        if _heading(cell) != heading:
+            heading = _heading(cell)
+            out.append(f"-- {heading}")
+        row = "".join(f"{rate[c]:>7.3f} ({_se(rate[c], n):.3f})" for c in cols)
+        out.append(f"{_label(cell):<15}{cell['icc']:>6}{cell['gain']:>5}{n:>5}{row}")
     # the threshold: the smallest G of the grid from which on every tuning
     # cell holds; strictly, and with a cell failing only when it misses the
     # bound by more than one Monte-Carlo standard error
