@@ -395,9 +395,9 @@ def report(done, scale):
     )
     out.append(
         f"\nCoverage (s.e.) of the {LEVEL:.0%} percentile interval; truth: accuracy "
-        f"{ACC}, macro F1 {TRUTH['f1_macro']:.4f}.\nwidth: mean width of the "
-        "accuracy interval, cluster / naive; G x m: G clusters of m items, "
-        "geom(m): sizes geometric with mean m"
+        f"{ACC}, macro F1 {TRUTH['f1_macro']:.4f}.\nG x m: G clusters of m items; "
+        "geom(m): geometric sizes, mean m.\nwidth: mean width of the accuracy "
+        "interval, cluster / naive."
     )
     out.append(
         f"{'design':<15}{'ICC':>4}{'reps':>5}{'acc cluster':>15}{'acc naive':>15}"
