@@ -1,22 +1,39 @@
-"""Time ``sklearn-faithful compare`` from files against the Python API in memory.
+"""Time ``sklearn-faithful compare`` from files, against the API and the reading floor.
 
-n = 1,000,000 items, 5 classes, two systems, 10,000 paired-bootstrap
-resamples. The command reads three label files (one label a line), scores
-each system with a bootstrap interval and runs the paired bootstrap test,
-files to result, in this process (``cli.main``; interpreter start-up and
-imports are left out). The anchor makes the same three calls
+Two cases.
+
+Without ``--lines`` (n = 1,000,000 items, 5 classes, two systems, 10,000
+paired-bootstrap resamples): the command reads three label files (one label
+a line), scores each system with a bootstrap interval and runs the paired
+bootstrap test, files to result, in this process (``cli.main``; interpreter
+start-up and imports are left out). The anchor makes the same three calls
 (``bootstrap_confidence_interval`` twice, ``paired_bootstrap_test`` once) on
 integer arrays already in memory. Prints the median times and their ratio.
 Goal: ratio <= 1.5.
 
+With ``--lines N`` (issue 23: N = 25,000,000): three label files of N lines
+each, 10 string classes (``label_0`` ... ``label_9``, 8 bytes a line, 200 MB
+a file at 25 M lines), written to ``--dir`` unless there already. Runs
+``python -m sklearn_faithful compare GOLD A B`` (default options: accuracy,
+paired bootstrap, 9,999 resamples) in a subprocess, and prints its wall time
+and peak resident memory (``/usr/bin/time -v``), beside the floor: a subprocess
+that reads the three files into integer codes with pandas
+(``pd.read_csv(path, header=None, dtype="category")`` and its codes), the
+simplest fast code there is. Targets: peak RSS <= 1 GB, time <= 2x the
+floor.
+
 Run: python benchmarks/bench_cli.py [--n-samples N] [--n-resamples B]
+     python benchmarks/bench_cli.py --lines 25000000 --dir /tmp/bench_cli
 """
 
 import argparse
 import contextlib
 import io
 import os
+import subprocess
+import sys
 import tempfile
+import time
 
 import numpy as np
 from _timing import median_time
@@ -27,14 +44,18 @@ from sklearn_faithful.holdout import (
     paired_bootstrap_test,
 )
 
+FLOOR = """
+import sys
+import pandas as pd
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n-samples", type=int, default=1_000_000)
-    parser.add_argument("--n-resamples", type=int, default=10_000)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+for path in sys.argv[1:]:
+    codes = pd.read_csv(path, header=None, dtype="category")[0].cat.codes.to_numpy()
+    assert codes.min() >= 0
+"""
 
+
+def _in_memory(args):
+    """The in-process case: ``cli.main`` on three files against the API."""
     rng = np.random.default_rng(0)
     n = args.n_samples
     y = rng.integers(0, 5, size=n)
@@ -74,6 +95,102 @@ def main():
     print(f"  of which paired_bootstrap_test alone         {t_test:8.2f} s")
     ratio = t_cli / t_api
     print(f"ratio cli / API                                {ratio:8.2f}  (goal <= 1.5)")
+
+
+def _write_label_files(directory, n):
+    """Gold and two systems (80% and 82% right), 10 string classes, n lines each."""
+    os.makedirs(directory, exist_ok=True)
+    paths = [os.path.join(directory, f"{name}_{n}.txt") for name in ("gold", "a", "b")]
+    if all(os.path.exists(p) for p in paths):
+        return paths
+    rng = np.random.default_rng(0)
+    classes = np.array([f"label_{i}" for i in range(10)])
+    y = rng.integers(0, 10, n).astype(np.int8)
+    for path, right in zip(paths, (1.0, 0.80, 0.82), strict=True):
+        pred = y
+        if right < 1:
+            pred = np.where(rng.random(n) < right, y, rng.integers(0, 10, n))
+        with open(path, "w", encoding="utf-8") as f:
+            for start in range(0, n, 2**20):
+                f.write("\n".join(classes[pred[start : start + 2**20]]) + "\n")
+    return paths
+
+
+def _run(argv):
+    """Wall seconds and peak resident memory (MiB) of a command.
+
+    Through ``/usr/bin/time -v``: a child forked by this (large) process
+    would count this process's memory in its own peak.
+    """
+    start = time.perf_counter()
+    done = subprocess.run(
+        ["/usr/bin/time", "-v", *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=True,
+    )
+    seconds = time.perf_counter() - start
+    (line,) = [v for v in done.stderr.splitlines() if "Maximum resident" in v]
+    return seconds, int(line.rsplit(":", 1)[1]) / 1024  # KiB -> MiB
+
+
+def _files(args):
+    """The subprocess case: ``compare`` on three files of ``--lines`` lines."""
+    paths = _write_label_files(args.dir, args.lines)
+    size = sum(os.path.getsize(p) for p in paths) / 2**20
+    compare = [sys.executable, "-m", "sklearn_faithful", "compare", *paths,
+               "--n-resamples", str(args.n_resamples)]  # fmt: skip
+    floor = [sys.executable, "-c", FLOOR, *paths]
+    runs = {"compare": [], "floor": []}
+    for _ in range(args.repeat):
+        runs["floor"].append(_run(floor))
+        runs["compare"].append(_run(compare))
+    (t_floor, m_floor), (t_cli, m_cli) = (
+        np.median(np.array(runs[k]), axis=0) for k in ("floor", "compare")
+    )
+    print(
+        f"compare on three label files of {args.lines:,} lines ({size:,.0f} MiB in "
+        f"all), 10 classes, {args.n_resamples} paired-bootstrap resamples; "
+        f"subprocesses, median of {args.repeat}"
+    )
+    print("                                         time (s)   peak RSS (MiB)")
+    print(f"compare (python -m sklearn_faithful)     {t_cli:8.2f}   {m_cli:10.0f}")
+    print(f"floor: pandas read_csv -> category codes {t_floor:8.2f}   {m_floor:10.0f}")
+    print(
+        f"ratio compare / floor                    {t_cli / t_floor:8.2f}"
+        "   (target <= 2)"
+    )
+    print(f"peak RSS of compare                      {m_cli / 1024:8.2f} GiB"
+          "   (target <= 1 GB)")  # fmt: skip
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n-samples", type=int, default=1_000_000)
+    parser.add_argument(
+        "--lines",
+        type=int,
+        default=None,
+        help="lines of each label file: time compare in a subprocess against "
+        "the reading floor, and its peak memory (issue 23: 25000000)",
+    )
+    parser.add_argument(
+        "--dir",
+        default=os.path.join(tempfile.gettempdir(), "bench_cli"),
+        help="where the --lines files are written (and reused)",
+    )
+    parser.add_argument("--n-resamples", type=int, default=None)
+    parser.add_argument("--repeat", type=int, default=None)
+    args = parser.parse_args()
+    if args.lines is None:
+        args.n_resamples = args.n_resamples or 10_000
+        args.repeat = args.repeat or 3
+        _in_memory(args)
+    else:
+        args.n_resamples = args.n_resamples or 9999
+        args.repeat = args.repeat or 1
+        _files(args)
 
 
 if __name__ == "__main__":

@@ -97,9 +97,12 @@ def _valid(constraints, name):
 
 
 def _invalid_values(constraint_list):
-    """A bad type, then values that break each constraint and satisfy none."""
+    """A bad type, a boolean where none is declared, then values that break
+    each constraint and satisfy none."""
     values = [type("BadType", (), {})()]
     constraints = [make_constraint(c) for c in constraint_list]
+    if not _takes_booleans(constraint_list):
+        values.append(True)
     for constraint in constraints:
         try:
             bad = generate_invalid_param_val(constraint)
@@ -108,6 +111,40 @@ def _invalid_values(constraint_list):
         if not any(c.is_satisfied_by(bad) for c in constraints):
             values.append(bad)
     return values
+
+
+def _takes_booleans(constraint_list):
+    """Booleans are declared (``"boolean"``), or a verbosity, as in scikit-learn."""
+    return any(c in ("boolean", "verbose", bool) for c in constraint_list)
+
+
+def _all_constraints():
+    """``(where, parameter, constraints)`` of every public function, class
+    and method."""
+    for name, obj in sorted(PUBLIC.items()):
+        owners = [(name, obj)]
+        if inspect.isclass(obj):
+            owners += [(f"{name}.{m}", f) for m, f in _methods(obj).items()]
+        for where, owner in owners:
+            constraints = getattr(owner, "_skl_parameter_constraints", None)
+            if inspect.isclass(owner):
+                constraints = getattr(owner, "_parameter_constraints", None)
+            for param, constraint_list in (constraints or {}).items():
+                if constraint_list != "no_validation":
+                    yield where, param, constraint_list
+
+
+def test_booleans_are_refused_where_no_boolean_is_declared():
+    # True is an int to Python: n_resamples=True, random_state=True or
+    # zero_division=True would run as 1
+    accepted = [
+        f"{where}({param}=True)"
+        for where, param, constraint_list in _all_constraints()
+        if not _takes_booleans(constraint_list)
+        for value in (True, np.bool_(False))
+        if any(make_constraint(c).is_satisfied_by(value) for c in constraint_list)
+    ]
+    assert not accepted
 
 
 def _cases(func, constraints):

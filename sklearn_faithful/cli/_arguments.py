@@ -55,6 +55,27 @@ def number(low=None, high=None, *, kind=float, low_open=False, high_open=False):
     return parse
 
 
+class names:
+    """An argparse type: names from ``choices``, separated by commas.
+
+    Returns a tuple of the names in their order, each once; ``choices`` is
+    kept on the type for ``--help`` and the tests.
+    """
+
+    def __init__(self, choices):
+        self.choices = tuple(choices)
+
+    def __call__(self, text):
+        out = tuple(dict.fromkeys(v.strip() for v in text.split(",")))
+        bad = [v for v in out if v not in self.choices]
+        if bad:
+            raise argparse.ArgumentTypeError(
+                f"{bad[0]!r} is not one of {', '.join(self.choices)} (several: "
+                "separate them with commas, such as f1,accuracy)"
+            )
+        return out
+
+
 LEVEL = number(0, 1, low_open=True, high_open=True)
 THRESHOLD = number(0.5, 1, low_open=True, high_open=True)
 REPETITIONS = number(1, MAX_REPETITIONS, kind=int)
@@ -124,10 +145,12 @@ def add_inputs(p, *, tests=None):
     m = p.add_argument_group("metric")
     m.add_argument(
         "--metric",
-        choices=METRIC_NAMES,
+        type=names(METRIC_NAMES),
         default=None,
-        help="c-metrics take probability files as systems (default: accuracy; "
-        "f1 with --conll)",
+        metavar="METRIC[,METRIC...]",
+        help=f"one or several of {', '.join(METRIC_NAMES)}, separated by commas; "
+        "c-metrics take probability files as systems (default: accuracy; f1 "
+        "with --conll)",
     )
     m.add_argument(
         "--average",
@@ -144,6 +167,23 @@ def add_inputs(p, *, tests=None):
             default=tests[0],
             help=f"how each system is tested against the first (default: {tests[0]})",
         )
+    g = r.add_mutually_exclusive_group()
+    g.add_argument(
+        "--groups",
+        metavar="FILE",
+        help="one cluster label per item (a line per line of GOLD): resample "
+        "whole clusters",
+    )
+    g.add_argument(
+        "--groups-column",
+        metavar="NAME",
+        help="CSV/TSV inputs: the column of GOLD that holds each item's cluster",
+    )
+    g.add_argument(
+        "--groups-field",
+        metavar="NAME",
+        help="JSON Lines inputs: the field of GOLD that holds each item's cluster",
+    )
     r.add_argument(
         "--n-resamples",
         type=number(2, kind=int),
@@ -161,4 +201,4 @@ def add_inputs(p, *, tests=None):
 def resolve_metric(args):
     """The default metric: accuracy of labels, entity-level F1 of CoNLL files."""
     if args.metric is None:
-        args.metric = "f1" if args.conll else "accuracy"
+        args.metric = ("f1",) if args.conll else ("accuracy",)

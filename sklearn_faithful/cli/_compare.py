@@ -11,7 +11,18 @@ from ._arguments import (
     number,
     resolve_metric,
 )
-from ._output import fmt, fmt_interval, header, level, metric_text, table
+from ._output import (
+    files_signature,
+    fmt,
+    fmt_interval,
+    groups_text,
+    header,
+    level,
+    metric_fields,
+    metric_text,
+    signature_text,
+    table,
+)
 
 NAME = "compare"
 
@@ -23,6 +34,8 @@ TESTS = ("paired-bootstrap", "permutation", "sign", "paired-bayes")
 EPILOG = """\
 examples:
   sklearn-faithful compare gold.txt sysA.txt sysB.txt --metric f1 --average macro
+  sklearn-faithful compare gold.txt sysA.txt sysB.txt --metric f1,accuracy
+  sklearn-faithful compare gold.txt a.txt b.txt --groups passages.txt   # clusters
   sklearn-faithful compare gold.txt a.txt b.txt c.txt --test permutation --format json
   sklearn-faithful compare gold.tsv a.tsv b.tsv --column label --test sign
   sklearn-faithful compare gold.jsonl a.jsonl b.jsonl --field label
@@ -77,54 +90,36 @@ def add_parser(subparsers):
     return p
 
 
-def _compare_one(data, which, args, splits):
-    """System ``which`` against the first: the chosen test's result."""
-    from ..holdout import paired_bootstrap_test, paired_permutation_test, sign_test
+def _compare_one(data, which, metric, args, splits):
+    """System ``which`` against the first by ``metric``: the chosen test's result."""
     from ._io import InputError
+    from ._systems import paired_test_of
 
-    a, b = data.preds[0], data.preds[which]
-    if args.test == "paired-bayes":
-        from ..comparison import paired_bayes_test
+    if args.test != "paired-bayes":
+        return paired_test_of(data, which, metric, args)
+    from ..comparison import paired_bayes_test
 
-        if data.kind != "conll" and args.metric not in BAYES_METRICS:
-            raise InputError(
-                f"--test paired-bayes compares {', '.join(BAYES_METRICS)} from "
-                f"per-split counts; --metric {args.metric} is not one of them."
-            )
-        average = "micro" if data.kind == "conll" else args.average
-        return paired_bayes_test(
-            data.split_counts(0, splits, average),
-            data.split_counts(which, splits, average),
-            metric=args.metric,
-            average="binary" if data.kind == "conll" else average,
-            rope=args.rope,
-            confidence_level=args.confidence_level,
+    name, _, kwargs = metric
+    if data.kind != "conll" and name not in BAYES_METRICS:
+        raise InputError(
+            f"--test paired-bayes compares {', '.join(BAYES_METRICS)} from "
+            f"per-split counts; --metric {name} is not one of them."
         )
-    if args.test == "sign":
-        if data.kind != "labels":
-            raise InputError(
-                "--test sign counts the items exactly one system gets right; it "
-                "needs label files, not probabilities or CoNLL entities."
-            )
-        return sign_test(data.y_true, a, b, confidence_level=args.confidence_level)
-    func = {
-        "paired-bootstrap": paired_bootstrap_test,
-        "permutation": paired_permutation_test,
-    }[args.test]
-    return func(
-        data.y_true,
-        a,
-        b,
-        metric=data.metric,
-        metric_kwargs=data.metric_kwargs,
-        n_resamples=args.n_resamples,
+    average = "micro" if data.kind == "conll" else args.average
+    pos_label = None if kwargs is None else kwargs.get("pos_label")
+    return paired_bayes_test(
+        data.split_counts(0, splits, average, pos_label),
+        data.split_counts(which, splits, average, pos_label),
+        metric=name,
+        average="binary" if data.kind == "conll" else average,
+        rope=args.rope,
         confidence_level=args.confidence_level,
-        random_state=args.random_state,
     )
 
 
 def _bcv_test_sets(data, args):
-    """The test halves of the m x 2 BCV over the items, for paired-bayes."""
+    """The test halves of the m x 2 BCV over the items, for paired-bayes;
+    clusters (``--groups``) are kept whole."""
     import numpy as np
 
     from ..model_selection import BlockRegularizedMx2CV
@@ -132,7 +127,7 @@ def _bcv_test_sets(data, args):
     cv = BlockRegularizedMx2CV(args.repetitions, random_state=args.random_state)
     n = data.y_true.shape[0]
     y = data.type_counts if data.kind == "conll" else data.y_true
-    return [test for _, test in cv.split(np.zeros((n, 1)), y)]
+    return [test for _, test in cv.split(np.zeros((n, 1)), y, data.groups)]
 
 
 def run(args):
@@ -152,28 +147,41 @@ def run(args):
     bayes = args.test == "paired-bayes"
     splits = _bcv_test_sets(data, args) if bayes else None
     k = len(data.preds)
-    jobs = [delayed(interval_of)(data, i, args) for i in range(k)]
-    jobs += [delayed(_compare_one)(data, i, args, splits) for i in range(1, k)]
+    if data.by_table and args.test != "paired-bayes":
+        for i in range(1, k):
+            data.table(0, i)  # each system's table is a margin of these
+    jobs = []
+    for metric in data.metrics:
+        jobs += [delayed(interval_of)(data, i, metric, args) for i in range(k)]
+        jobs += [
+            delayed(_compare_one)(data, i, metric, args, splits) for i in range(1, k)
+        ]
     out = Parallel(n_jobs=args.n_jobs, prefer="threads")(jobs)
-    intervals, tests = out[:k], [None, *out[k:]]  # the baseline has no test
     adjust = not bayes and k > 2
-    if not bayes:
-        pvalues = [t.pvalue for t in tests[1:]]
-        adjusted = [None, *(holm(pvalues) if adjust else pvalues)]
-    systems = []
-    for i, (name, interval, test) in enumerate(
-        zip(data.names, intervals, tests, strict=True)
-    ):
-        row = {"name": name, "baseline": i == 0, "interval": interval, "test": test}
-        if bayes:
-            row["decision"] = None if test is None else test.decide(args.threshold)
-        else:
-            row["pvalue_adjusted"] = adjusted[i]
-        systems.append(row)
-    return header(
-        NAME,
-        args,
-        **data.fields(args),
+    metrics = []
+    for m, (name, _, _) in enumerate(data.metrics):
+        done = out[m * (2 * k - 1) : (m + 1) * (2 * k - 1)]
+        intervals, tests = done[:k], [None, *done[k:]]  # the baseline has no test
+        if not bayes:
+            pvalues = [t.pvalue for t in tests[1:]]
+            adjusted = [None, *(holm(pvalues) if adjust else pvalues)]
+        systems = []
+        for i, (system, interval, test) in enumerate(
+            zip(data.names, intervals, tests, strict=True)
+        ):
+            row = {
+                "name": system,
+                "baseline": i == 0,
+                "interval": interval,
+                "test": test,
+            }
+            if bayes:
+                row["decision"] = None if test is None else test.decide(args.threshold)
+            else:
+                row["pvalue_adjusted"] = adjusted[i]
+            systems.append(row)
+        metrics.append({**metric_fields(name, args), "systems": systems})
+    options = dict(
         test=args.test,
         n_resamples=args.n_resamples,
         confidence_level=args.confidence_level,
@@ -181,7 +189,26 @@ def run(args):
         rope=args.rope if bayes else None,
         threshold=args.threshold if bayes else None,
         multiple_comparisons="holm" if adjust else "none",
-        systems=systems,
+    )
+    return header(
+        NAME,
+        args,
+        **data.fields(args),
+        **options,
+        systems=data.names,
+        metrics=metrics,
+        signature=files_signature(
+            NAME,
+            args,
+            data.fields(args)["groups"],
+            {"test": args.test},
+            {
+                "repetitions": options["repetitions"],
+                "rope": options["rope"],
+                "threshold": options["threshold"],
+                "adjust": options["multiple_comparisons"],
+            },
+        ),
     )
 
 
@@ -199,32 +226,20 @@ def _difference_text(test, row, baseline):
     return f"{fmt(diff, True)} {fmt_interval(interval, True)}"
 
 
-def text(p):
-    lev = level(p["confidence_level"])
-    metric = metric_text(p)
-    test = {
-        "paired-bootstrap": f"paired bootstrap, {p['n_resamples']} resamples",
-        "permutation": f"paired permutation, {p['n_resamples']} permutations",
-        "sign": "exact sign test",
-        "paired-bayes": f"paired Bayes test on {p['repetitions']}x2 BCV halves",
-    }[p["test"]]
-    lines = [
-        f"{metric} on {p['n_items']} {p['items']} of {p['gold']}; {test}; "
-        f"random_state={p['random_state']}",
-        "",
-    ]
+def _table_lines(p, entry, lev):
+    """The table of one metric's scores and tests."""
     bayes = p["test"] == "paired-bayes"
     head = [
         "System",
-        f"{p['metric']} ({lev} CI)",
+        f"{entry['metric']} ({lev} CI)",
         f"Δ vs baseline ({lev} CI)",
         "P(B better)" if bayes else "p-value",
     ]
     if bayes:
         head.append("decision")
     rows = []
-    baseline = p["systems"][0]["interval"]["statistic"]
-    for s in p["systems"]:
+    baseline = entry["systems"][0]["interval"]["statistic"]
+    for s in entry["systems"]:
         ci = s["interval"]
         score = f"{fmt(ci['statistic'])} {fmt_interval(ci['confidence_interval'])}"
         if s["baseline"]:
@@ -237,9 +252,26 @@ def text(p):
         else:
             star = " *" if s["pvalue_adjusted"] < 1 - p["confidence_level"] else ""
             rows.append([s["name"], score, diff, f"{s['pvalue_adjusted']:.4f}{star}"])
-    lines += table(head, rows)
+    return table(head, rows)
+
+
+def text(p):
+    lev = level(p["confidence_level"])
+    metrics = ", ".join(metric_text(m, p["entity_level"]) for m in p["metrics"])
+    test = {
+        "paired-bootstrap": f"paired bootstrap, {p['n_resamples']} resamples",
+        "permutation": f"paired permutation, {p['n_resamples']} permutations",
+        "sign": "exact sign test",
+        "paired-bayes": f"paired Bayes test on {p['repetitions']}x2 BCV halves",
+    }[p["test"]]
+    lines = [
+        f"{metrics} on {p['n_items']} {p['items']} of {p['gold']}"
+        f"{groups_text(p)}; {test}; random_state={p['random_state']}",
+    ]
+    for entry in p["metrics"]:
+        lines += ["", *_table_lines(p, entry, lev)]
     lines.append("")
-    if bayes:
+    if p["test"] == "paired-bayes":
         lines.append(
             "P(B better) is the posterior probability that the system beats the "
             "baseline; decision claims only what reaches the threshold."
@@ -248,10 +280,12 @@ def text(p):
         alpha = f"{1 - p['confidence_level']:.3g}"
         if p["multiple_comparisons"] == "holm":
             n = len(p["systems"]) - 1
+            each = " for each metric" if len(p["metrics"]) > 1 else ""
             lines.append(
                 f"p-values adjusted for {n} comparisons with the baseline by "
-                f"Holm's method; * p < {alpha}."
+                f"Holm's method{each}; * p < {alpha}."
             )
         else:
             lines.append(f"* p < {alpha}.")
+    lines.append(signature_text(p["signature"]))
     return "\n".join(lines)

@@ -2,13 +2,25 @@
 
 from ..holdout._options import INTERVAL_METHODS
 from ._arguments import RAW, add_format, add_inputs, add_random_state, resolve_metric
-from ._output import fmt, fmt_interval, header, level, metric_text
+from ._output import (
+    files_signature,
+    fmt,
+    fmt_interval,
+    groups_text,
+    header,
+    level,
+    metric_fields,
+    metric_text,
+    signature_text,
+)
 
 NAME = "interval"
 
 EPILOG = """\
 examples:
   sklearn-faithful interval gold.txt sys.txt --metric f1 --average macro
+  sklearn-faithful interval gold.txt sys.txt --metric f1,accuracy
+  sklearn-faithful interval gold.txt sys.txt --groups passages.txt   # clusters
   sklearn-faithful interval gold.txt sys.csv --metric cf1 --method bca
   sklearn-faithful interval gold.conll sys.conll --conll --metric f1
 """
@@ -41,29 +53,40 @@ def run(args):
 
     resolve_metric(args)
     data = Systems(args, [args.gold, args.system])
-    res = interval_of(data, 0, args)
+    metrics = [
+        {
+            **metric_fields(metric[0], args),
+            "interval": interval_of(data, 0, metric, args),
+        }
+        for metric in data.metrics
+    ]
+    fields = data.fields(args)
     return header(
         NAME,
         args,
-        **data.fields(args),
+        **fields,
         system=data.names[0],
         method=args.method,
         n_resamples=args.n_resamples,
         confidence_level=args.confidence_level,
-        interval=res,
+        metrics=metrics,
+        signature=files_signature(
+            NAME, args, fields["groups"], {"method": args.method}
+        ),
     )
 
 
 def text(p):
-    metric = metric_text(p)
-    res = p["interval"]
-    return "\n".join(
-        [
-            f"{metric} of {p['system']} on {p['n_items']} {p['items']}: "
-            f"{fmt(res['statistic'])}",
+    lines = []
+    for entry in p["metrics"]:
+        res = entry["interval"]
+        lines += [
+            f"{metric_text(entry, p['entity_level'])} of {p['system']} on "
+            f"{p['n_items']} {p['items']}{groups_text(p)}: {fmt(res['statistic'])}",
             f"{level(p['confidence_level'])} {p['method']} bootstrap interval: "
             f"{fmt_interval(res['confidence_interval'])}  (standard error "
             f"{fmt(res['standard_error'])}, {p['n_resamples']} resamples, "
             f"random_state={p['random_state']})",
         ]
-    )
+    lines.append(signature_text(p["signature"]))
+    return "\n".join(lines)

@@ -4,11 +4,18 @@ Every reader returns plain numpy arrays and raises :class:`InputError`, whose
 message names the file and the line and says the fix, for anything it cannot
 read. The statistics are not computed here: the commands pass the arrays to
 the package's Python functions.
+
+Files are read in chunks of :data:`CHUNK_BYTES`. Label files become integer
+codes as the chunks go by (:class:`LabelReader`): a file is never a list of
+Python strings, only each chunk's distinct labels are.
 """
 
+import collections
 import csv
+import itertools
 import json
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -17,44 +24,318 @@ import numpy as np
 # or more decimals (the package's functions warn from sqrt(eps) on).
 ROW_SUM_TOLERANCE = 1e-3
 
+# Bytes read at a time: about half a million short lines, whose codes and
+# working arrays take a few tens of MiB, whatever the size of the file.
+CHUNK_BYTES = 2**22
+
+# Rows of a CSV/TSV or JSON Lines file parsed at a time.
+ROWS_PER_CHUNK = 2**16
+
 
 class InputError(Exception):
     """Bad input; the message names the file and line and says the fix."""
 
 
-def _read_text(path):
-    """The lines of a text file, without their line ends; errors for none."""
+def _open(path):
+    """``path`` opened for reading bytes, or the error that says why not."""
     try:
-        with open(path, encoding="utf-8", newline="") as f:
-            text = f.read()
+        return open(path, "rb")
     except FileNotFoundError:
         raise InputError(f"{path}: no such file; check the path.") from None
     except IsADirectoryError:
         raise InputError(f"{path} is a directory; pass a file.") from None
-    except UnicodeDecodeError as exc:
-        line = text_line_of_byte(path, exc.start)
-        raise InputError(
-            f"{path}, line {line}: not UTF-8 text; save the file as UTF-8."
-        ) from None
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror}).") from None
-    if not text.strip():
-        raise InputError(
-            f"{path} is empty; it needs one line per item (one label, one row "
-            "of probabilities or one token per line)."
-        )
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    if "\r" in text:
-        lines = [line.rstrip("\r") for line in lines]
-    return lines
 
 
-def text_line_of_byte(path, offset):
-    """The 1-based line number of byte ``offset`` of ``path``."""
-    with open(path, "rb") as f:
-        return f.read(offset).count(b"\n") + 1
+def _empty_error(path):
+    return InputError(
+        f"{path} is empty; it needs one line per item (one label, one row "
+        "of probabilities or one token per line)."
+    )
+
+
+def _not_utf8(path, line):
+    return InputError(f"{path}, line {line}: not UTF-8 text; save the file as UTF-8.")
+
+
+def _byte_chunks(path):
+    """Yield the bytes of ``path`` cut at line ends, a chunk at a time.
+
+    Each chunk holds whole lines without the last one's ``\\n`` (a file's last
+    line may lack it).
+    """
+    with _open(path) as f:
+        rest = b""
+        while True:
+            try:
+                block = f.read(CHUNK_BYTES)
+            except OSError as exc:
+                raise InputError(f"{path}: cannot be read ({exc.strerror}).") from None
+            if not block:
+                break
+            block = rest + block
+            cut = block.rfind(b"\n")
+            if cut < 0:
+                rest = block
+                continue
+            rest = block[cut + 1 :]
+            yield block[:cut]
+        if rest:
+            yield rest
+
+
+def _text_chunks(path):
+    """Yield ``(line, lines)``: the lines of a UTF-8 text file, a chunk at a time.
+
+    Lines end at ``\\n`` only and lose a trailing ``\\r``; ``line`` is the
+    number of the chunk's first line. A file of nothing but white space is
+    an error, raised before any line is yielded.
+    """
+    blank, held, line = True, [], 1
+    for data in _byte_chunks(path):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise _not_utf8(path, line + data.count(b"\n", 0, exc.start)) from None
+        lines = text.split("\n")
+        if "\r" in text:
+            lines = [v.rstrip("\r") for v in lines]
+        first, line = line, line + len(lines)
+        if blank:
+            held.append((first, lines))
+            if not text.strip():
+                continue
+            blank = False
+            yield from held
+            held = None
+            continue
+        yield first, lines
+    if blank:
+        raise _empty_error(path)
+
+
+def _read_text(path):
+    """The lines of a (small) text file, without their line ends; errors for none."""
+    return [v for _, lines in _text_chunks(path) for v in lines]
+
+
+class _Index(dict):
+    """Label -> code; a label not seen before takes the next code."""
+
+    def __missing__(self, key):
+        self[key] = code = len(self)
+        return code
+
+
+# Lines of at most this many 8-byte words take the vectorised path.
+_MAX_WORDS = 8
+# word k of a line is multiplied by _MIX[k + 1] and its length by _MIX[0] in
+# the line's hash; odd multipliers, so that a word of zeros adds nothing and
+# the hash of a line does not depend on how many words a chunk reads
+_MIX = np.random.default_rng(20231123).integers(
+    2**62, size=_MAX_WORDS + 1, dtype=np.uint64
+) * np.uint64(2) + np.uint64(1)
+# _MASKS[j] keeps the first j bytes of a little-endian word
+_MASKS = np.array([(1 << (8 * j)) - 1 for j in range(9)], dtype=np.uint64)
+
+
+def _keys(lengths, words, short):
+    """The lookup key of each line.
+
+    Lines of at most 7 bytes (``short``): the line itself with its length
+    in the top byte, exact. Longer lines: the hash ``length * m_0 + sum_k
+    word_k * m_(k+1)`` modulo 2**64, which a lookup checks against the
+    line's words.
+    """
+    if short:
+        keys = lengths.view(np.uint64) << np.uint64(56)  # lengths are >= 0
+        keys |= words[:, 0]
+        return keys
+    keys = lengths.astype(np.uint64) * _MIX[0]
+    for k in range(words.shape[1]):
+        keys += words[:, k] * _MIX[k + 1]
+    return keys
+
+
+# Perfect hashes are built for at most this many keys, in 2 * K**2 slots.
+_MAX_PERFECT = 1024
+
+
+def _perfect_hash(keys, codes):
+    """A table where each of ``keys`` (distinct uint64) has a slot of its own.
+
+    Returns ``(multiplier, shift, slot_keys, slot_codes)``: the slot of a key
+    is ``(key * multiplier mod 2**64) >> shift`` (multiplicative hashing),
+    and ``slot_keys[slot] == key`` tells whether a key is one of ``keys``
+    (an empty slot holds a key whose slot is another). None when no
+    multiplier tried spreads the keys, or there are too many.
+    """
+    if keys.size > _MAX_PERFECT:
+        return None
+    bits = 2 * int(keys.size).bit_length() + 1
+    shift = np.uint64(64 - bits)
+    rng = np.random.default_rng(keys.size)
+    for _ in range(16):
+        multiplier = rng.integers(2**63, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        slots = (keys * multiplier) >> shift
+        if np.unique(slots).size == keys.size:
+            slot_keys = np.full(2**bits, keys[0], np.uint64)
+            slot_codes = np.zeros(2**bits, np.intp)
+            slot_keys[slots], slot_codes[slots] = keys, codes
+            return multiplier, shift, slot_keys, slot_codes
+    return None
+
+
+def _line_words(data):
+    """The lines of ``data`` (bytes joined by ``\\n``) as 8-byte words.
+
+    Returns ``(starts, lengths, words, keys, short)``: where each line
+    starts, its length, its words (little-endian, zeros past its end), its
+    lookup key (:func:`_keys`) and whether every line is short; None when
+    a line is longer than ``_MAX_WORDS`` words.
+    """
+    a = np.frombuffer(data, np.uint8)
+    ends = np.flatnonzero(a == 10)
+    starts = np.empty(ends.size + 1, np.intp)
+    starts[0] = 0
+    np.add(ends, 1, out=starts[1:])
+    lengths = np.empty_like(starts)
+    np.subtract(ends, starts[:-1], out=lengths[:-1])
+    lengths[-1] = a.size - starts[-1]
+    longest = int(lengths.max())
+    if longest > 8 * _MAX_WORDS:
+        return None
+    n_words = max(1, -(-longest // 8))
+    padded = np.zeros(a.size + 8 * n_words, np.uint8)
+    padded[: a.size] = a
+    # the little-endian 8-byte word that starts at each byte
+    at_byte = np.ndarray((a.size + 8 * n_words - 7,), "<u8", padded, strides=(1,))
+    words = np.empty((starts.size, n_words), np.uint64)
+    for k in range(n_words):
+        word = words[:, k]
+        word[:] = at_byte[starts + 8 * k if k else starts]
+        left = lengths if n_words == 1 else np.clip(lengths - 8 * k, 0, 8)
+        word &= _MASKS[left]
+    short = longest < 8
+    return starts, lengths, words, _keys(lengths, words, short), short
+
+
+class _LineCodes:
+    """Codes of the lines of byte chunks, one shared dict of the distinct lines.
+
+    A chunk's lines of at most 64 bytes are read as 8-byte words
+    (:func:`_line_words`: one gather per word of the longest line, no Python
+    object per line) and looked up
+    with ``np.searchsorted`` among the keys of the lines seen before
+    (:func:`_keys`); a hashed line takes a known line's code only when its
+    length and words equal that line's, so codes are those of the exact
+    bytes. Lines never seen before enter the dict ``index`` (bytes -> code);
+    chunks with longer lines, and lines whose hash collides, go through the
+    dict line by line.
+    """
+
+    def __init__(self):
+        self.index = _Index()
+        # short (exact keys) and hashed lines: sorted keys, the code of each
+        self._tables = {
+            short: (np.empty(0, np.uint64), np.empty(0, np.intp))
+            for short in (True, False)
+        }
+        self._slots = {}  # their perfect hashes, when built
+        self._words = np.zeros((0, _MAX_WORDS), np.uint64)  # by code
+        self._lengths = np.zeros(0, np.intp)  # by code
+
+    def encode(self, chunks):
+        """Yield the code of each line of each chunk of ``chunks`` (bytes of
+        lines joined by ``\\n``).
+
+        A thread reads the next chunk's lines into words (:func:`_line_words`,
+        numpy work that releases the GIL) while this one's are looked up.
+        """
+        with ThreadPoolExecutor(1) as pool:
+            pending = collections.deque()
+            for data in chunks:
+                pending.append((data, pool.submit(_line_words, data)))
+                if len(pending) > 2:
+                    data, words = pending.popleft()
+                    yield self._codes(data, words.result())
+            while pending:
+                data, words = pending.popleft()
+                yield self._codes(data, words.result())
+
+    def _codes(self, data, lines):
+        """The codes of ``data``'s lines, read by :func:`_line_words`."""
+        if lines is None:  # a line longer than the words hold
+            lines = data.split(b"\n")
+            return np.fromiter(map(self.index.__getitem__, lines), np.intp, len(lines))
+        starts, lengths, words, keys, short = lines
+        codes, hit = self._lookup(keys, lengths, words, short)
+        if hit.all():
+            return codes
+        miss = np.flatnonzero(~hit)
+        _, first = np.unique(keys[miss], return_index=True)
+        for i in miss[first]:
+            self._learn(data[starts[i] : starts[i] + lengths[i]])
+        codes[miss], hit = self._lookup(keys[miss], lengths[miss], words[miss], short)
+        for i in miss[~hit]:  # a collision of two lines' hashes
+            codes[i] = self.index[data[starts[i] : starts[i] + lengths[i]]]
+        return codes
+
+    def _lookup(self, keys, lengths, words, short):
+        """Codes of the lines whose keys are known, and which lines they are."""
+        known, known_codes = self._tables[short]
+        if known.size == 0:
+            return np.zeros(keys.size, np.intp), np.zeros(keys.size, bool)
+        if short not in self._slots:
+            self._slots[short] = _perfect_hash(known, known_codes)
+        slots = self._slots[short]
+        if slots is None:  # many labels: a binary search
+            pos = np.searchsorted(known, keys)
+            pos[pos == known.size] = 0
+            codes, hit = known_codes[pos], known[pos] == keys
+        else:
+            multiplier, shift, slot_keys, slot_codes = slots
+            slot = ((keys * multiplier) >> shift).view(np.intp)
+            codes, hit = slot_codes[slot], slot_keys[slot] == keys
+        if not short:
+            hit &= self._lengths[codes] == lengths
+            hit &= (self._words[codes, : words.shape[1]] == words).all(axis=1)
+        return codes, hit
+
+    def _learn(self, line):
+        """Add ``line`` (bytes) to the dict and its keys to the lookup."""
+        code = self.index[line]
+        if code >= self._lengths.size:
+            grow = max(code + 1, 2 * self._lengths.size) - self._lengths.size
+            self._lengths = np.append(self._lengths, np.full(grow, -1))
+            self._words = np.vstack(
+                [self._words, np.zeros((grow, _MAX_WORDS), np.uint64)]
+            )
+        words = np.frombuffer(line.ljust(8 * _MAX_WORDS, b"\0"), "<u8")
+        self._words[code] = words
+        self._lengths[code] = len(line)
+        for short in (True, False):
+            if short and len(line) >= 8:
+                continue
+            key = _keys(np.array([len(line)]), words[None, :].astype(np.uint64), short)
+            known, known_codes = self._tables[short]
+            pos = np.searchsorted(known, key[0])
+            if pos < known.size and known[pos] == key[0]:
+                continue  # known, or a collision: the line stays on the dict's path
+            self._tables[short] = (
+                np.insert(known, pos, key[0]),
+                np.insert(known_codes, pos, code),
+            )
+            self._slots.pop(short, None)
+
+
+def _small(codes, n_codes):
+    """``codes`` in the smallest unsigned dtype that holds ``n_codes`` codes."""
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if n_codes <= np.iinfo(dtype).max + 1:
+            return codes.astype(dtype, copy=False)
+    return codes
 
 
 def _kind(path, column, field):
@@ -77,12 +358,20 @@ def _kind(path, column, field):
     return "text"
 
 
-def _table_columns(path, lines, columns, delimiter, fix):
-    """The cells of ``columns`` (header names) of a CSV/TSV, one list per column.
+def _lines(chunks):
+    """The lines of ``_text_chunks``, one by one."""
+    for _, lines in chunks:
+        yield from lines
+
+
+def _table_cells(path, chunks, columns, delimiter, fix):
+    """Yield ``(row, cells)``: lists of the cells of ``columns`` (header names)
+    of a CSV/TSV, ``ROWS_PER_CHUNK`` rows at a time; ``row`` is the line of
+    the first (the header is line 1).
 
     ``fix`` ends the message when the header lacks a column.
     """
-    rows = csv.reader(lines, delimiter=delimiter)
+    rows = csv.reader(_lines(chunks), delimiter=delimiter)
     header = next(rows)
     for column in columns:
         if column not in header:
@@ -90,62 +379,212 @@ def _table_columns(path, lines, columns, delimiter, fix):
                 f"{path}, line 1: no column {column!r} in the header {header!r}; {fix}"
             )
     where = [header.index(column) for column in columns]
-    out = [[] for _ in columns]
-    for i, row in enumerate(rows, start=2):
-        for column, j, cells in zip(columns, where, out, strict=True):
-            if len(row) <= j:
+    line = 2
+    while batch := list(itertools.islice(rows, ROWS_PER_CHUNK)):
+        out = []
+        for column, j in zip(columns, where, strict=True):
+            try:
+                out.append([row[j] for row in batch])
+            except IndexError:
+                i = next(i for i, row in enumerate(batch) if len(row) <= j)
                 raise InputError(
-                    f"{path}, line {i}: {len(row)} field(s), but column {column!r} "
-                    f"is field {j + 1}; every row needs {len(header)} fields."
+                    f"{path}, line {line + i}: {len(batch[i])} field(s), but column "
+                    f"{column!r} is field {j + 1}; every row needs {len(header)} "
+                    "fields."
+                ) from None
+        yield line, out
+        line += len(batch)
+
+
+def _jsonl_values(path, chunks, fields, fix):
+    """Yield ``(line, values)``: lists of the values of ``fields`` of each JSON
+    Lines object, a chunk of lines at a time, as text."""
+    for line, lines in chunks:
+        out = [[] for _ in fields]
+        for i, text in enumerate(lines, start=line):
+            if not text.strip():
+                raise InputError(
+                    f"{path}, line {i} is blank; JSON Lines hold one object a line."
                 )
-            cells.append(row[j])
-    return out
+            try:
+                record = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{path}, line {i}: not JSON ({exc.msg}).") from None
+            for field, values in zip(fields, out, strict=True):
+                if not isinstance(record, dict) or field not in record:
+                    raise InputError(f"{path}, line {i}: no field {field!r}; {fix}")
+                values.append(str(record[field]))
+        yield line, out
 
 
-def _jsonl_fields(path, lines, fields, fix):
-    """The values of ``fields`` of each JSON Lines object, one list per field."""
-    out = [[] for _ in fields]
-    for i, line in enumerate(lines, start=1):
-        if not line.strip():
-            raise InputError(
-                f"{path}, line {i} is blank; JSON Lines hold one object a line."
-            )
+class LabelReader:
+    """Label files read into integer codes that every file read shares.
+
+    One label per item: a line of a text file, a cell of a CSV/TSV column
+    (``column``) or a field of each JSON Lines object (``field``). The files
+    are read in chunks, and each chunk's labels become codes at once, through
+    one dict of the distinct labels (:class:`_LineCodes` for text files), so
+    that no file is ever held as Python strings and equal labels get equal
+    codes in every file. :meth:`names` gives the label of each code.
+    ``what`` names the values in messages ("label", "group").
+    """
+
+    def __init__(self, *, column=None, field=None, what="label"):
+        self.column, self.field, self.what = column, field, what
+        self._text = _LineCodes()
+        self._cells = _Index()
+
+    def first_line(self, path):
+        """The line of a file's first label: 2 below a table's header, else 1."""
+        return 2 if _kind(path, self.column, self.field) in ("csv", "tsv") else 1
+
+    def read(self, path):
+        """The code of each label of ``path``, in file order, checked.
+
+        Errors name the line of a file that is missing, empty, not UTF-8 or
+        not of its kind, and of a label that is empty.
+        """
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}, line {i}: not JSON ({exc.msg}).") from None
-        for field, values in zip(fields, out, strict=True):
-            if not isinstance(record, dict) or field not in record:
-                raise InputError(f"{path}, line {i}: no field {field!r}; {fix}")
-            values.append(str(record[field]))
-    return out
+            kind = _kind(path, self.column, self.field)
+        except InputError:
+            for _ in _text_chunks(path):  # a missing or empty file comes first
+                pass
+            raise
+        if kind == "text":
+            parts, counts = [], np.zeros(0, np.int64)
+            for codes in self._text.encode(_byte_chunks(path)):
+                counts = _add_counts(counts, codes, len(self._text.index))
+                parts.append(_small(codes, len(self._text.index)))
+            codes = _concatenate(parts)
+            self._check_text(path, codes, counts)
+        else:
+            chunks = _text_chunks(path)
+            if kind == "jsonl":
+                fix = (
+                    "pass --field with the name of the field that holds the "
+                    f"{self.what}."
+                )
+                cells = _jsonl_values(path, chunks, [self.field], fix)
+            else:
+                fix = "pass --column with one of these names."
+                delimiter = "," if kind == "csv" else "\t"
+                cells = _table_cells(path, chunks, [self.column], delimiter, fix)
+            index = self._cells
+            parts, counts = [], np.zeros(0, np.int64)
+            for _, (values,) in cells:
+                codes = np.fromiter(
+                    map(index.__getitem__, values), np.intp, len(values)
+                )
+                counts = _add_counts(counts, codes, len(index))
+                parts.append(_small(codes, len(index)))
+            codes = _concatenate(parts)
+            if codes.size == 0:
+                raise InputError(
+                    f"{path} has a header but no rows; it needs one row per item."
+                )
+        names = self.names()
+        empty = [c for c in np.flatnonzero(counts) if names[c] == ""]
+        if empty:
+            first = min(int(np.argmax(codes == c)) for c in empty)
+            raise InputError(
+                f"{path}, line {first + self.first_line(path)}: the {self.what} is "
+                f"empty; every item needs a {self.what}"
+                + (
+                    " (write the outside class, such as O, rather than nothing)."
+                    if self.what == "label"
+                    else "."
+                )
+            )
+        return codes
+
+    def _check_text(self, path, codes, counts):
+        """A text file's labels must be UTF-8, and not all white space."""
+        keys = list(self._text.index)
+        present = np.flatnonzero(counts)
+        bad = []
+        for c in present:
+            try:
+                keys[c].decode("utf-8")
+            except UnicodeDecodeError:
+                bad.append(c)
+        if bad:
+            raise _not_utf8(path, min(int(np.argmax(codes == c)) for c in bad) + 1)
+        if not any(keys[c].decode("utf-8").strip() for c in present):
+            raise _empty_error(path)
+
+    def names(self):
+        """The label of each code, as text (a text file's lines without a
+        trailing ``\\r``)."""
+        text = [key.decode("utf-8", "replace").rstrip("\r") for key in self._text.index]
+        return text if text else list(self._cells)
+
+    def classes(self, codes):
+        """The distinct labels of ``codes``, sorted as the package sorts classes."""
+        names = self.names()
+        present = np.flatnonzero(_add_counts(np.zeros(0, np.int64), codes, len(names)))
+        return sorted({names[c] for c in present})
+
+    def codes_in(self, codes, classes, name, source, first_line=1):
+        """Each label's position in ``classes`` (a sorted list of str).
+
+        A label outside ``classes`` (those of the gold file) is a typo or
+        another label set: an error naming its line, ``first_line`` being the
+        line of the first label. The codes keep the order of ``classes``, so
+        the package's functions see the same classes in the same order as
+        they would for the labels themselves.
+        """
+        position = {label: i for i, label in enumerate(classes)}
+        lut = np.array([position.get(v, -1) for v in self.names()], dtype=np.int64)
+        dtype = (
+            np.int8
+            if len(classes) < 2**7
+            else np.int16
+            if len(classes) < 2**15
+            else np.int32
+        )
+        out = lut.astype(dtype)[codes]
+        unknown = out < 0
+        if unknown.any():
+            i = int(np.argmax(unknown))
+            _unknown_label(
+                self.names()[codes[i]], classes, name, source, first_line + i
+            )
+        return out
+
+
+def _unknown_label(label, classes, name, source, line):
+    shown = classes[:10]
+    raise InputError(
+        f"{name}, line {line}: the label {label!r} does not occur in "
+        f"{source} (which uses {shown}{' ...' if len(classes) > 10 else ''}); "
+        "fix the label, or map both files to the same label names."
+    )
+
+
+def _add_counts(counts, codes, n_codes):
+    """``counts`` of each code plus those of ``codes``, for ``n_codes`` codes."""
+    for start in range(0, codes.size, 2**20):
+        new = np.bincount(codes[start : start + 2**20], minlength=n_codes)
+        if new.size > counts.size:
+            counts = np.concatenate(
+                [counts, np.zeros(new.size - counts.size, np.int64)]
+            )
+        counts[: new.size] += new
+    return counts
+
+
+def _concatenate(parts):
+    return np.concatenate(parts) if parts else np.zeros(0, np.uint8)
 
 
 def read_labels(path, *, column=None, field=None):
     """Read one label per item: a text file, a CSV/TSV column or a JSON Lines field.
 
-    Returns a list of str, in file order.
+    Returns an array of str, in file order (:class:`LabelReader` reads it).
     """
-    lines = _read_text(path)
-    kind = _kind(path, column, field)
-    if kind == "text":
-        labels = lines
-    elif kind == "jsonl":
-        fix = "pass --field with the name of the field that holds the label."
-        (labels,) = _jsonl_fields(path, lines, [field], fix)
-    else:
-        delimiter = "," if kind == "csv" else "\t"
-        fix = "pass --column with one of these names."
-        (labels,) = _table_columns(path, lines, [column], delimiter, fix)
-    if not labels:
-        raise InputError(f"{path} has a header but no rows; it needs one row per item.")
-    if "" in labels:
-        first = labels.index("") + 1 + (kind in ("csv", "tsv"))
-        raise InputError(
-            f"{path}, line {first}: the label is empty; every item needs a label "
-            "(write the outside class, such as O, rather than nothing)."
-        )
-    return labels
+    reader = LabelReader(column=column, field=field)
+    codes = reader.read(path)
+    return np.array(reader.names())[codes]
 
 
 # the columns (CSV/TSV) or fields (JSON Lines) of an annotated sample
@@ -162,7 +601,6 @@ def read_annotated(path):
     spaces. Returns ``(predictions, labels, first_line)``: two lists of str in
     file order and the line of the first item.
     """
-    lines = _read_text(path)
     ext = os.path.splitext(str(path))[1].lower()
     fix = (
         "an annotated file holds the metric model's label of each item under "
@@ -170,16 +608,18 @@ def read_annotated(path):
     )
     if ext in (".csv", ".tsv"):
         delimiter = "," if ext == ".csv" else "\t"
-        predictions, labels = _table_columns(
-            path, lines, ANNOTATED_COLUMNS, delimiter, fix
+        cells = _table_cells(
+            path, _text_chunks(path), ANNOTATED_COLUMNS, delimiter, fix
         )
+        predictions, labels = _joined(cells, 2)
         first = 2
     elif ext in (".jsonl", ".ndjson"):
-        predictions, labels = _jsonl_fields(path, lines, ANNOTATED_COLUMNS, fix)
+        cells = _jsonl_values(path, _text_chunks(path), ANNOTATED_COLUMNS, fix)
+        predictions, labels = _joined(cells, 2)
         first = 1
     else:
         predictions, labels = [], []
-        for i, line in enumerate(lines, start=1):
+        for i, line in enumerate(_read_text(path), start=1):
             cells = line.split("\t") if "\t" in line else line.split()
             if len(cells) != 2:
                 raise InputError(
@@ -204,9 +644,13 @@ def read_annotated(path):
     return predictions, labels, first
 
 
-def first_label_line(path, *, column=None, field=None):
-    """The line of a label file's first label: 2 below a table's header, else 1."""
-    return 2 if _kind(path, column, field) in ("csv", "tsv") else 1
+def _joined(chunks, width):
+    """The lists of values of ``width`` columns of chunked cells, joined."""
+    out = [[] for _ in range(width)]
+    for _, values in chunks:
+        for joined, part in zip(out, values, strict=True):
+            joined.extend(part)
+    return out
 
 
 def check_same_length(items, names, gold_name, unit="lines"):
@@ -235,16 +679,31 @@ def label_codes(labels, classes, name, source, first_line=1):
     except KeyError:
         pass
     i = next(i for i, v in enumerate(labels) if v not in index)
-    shown = classes[:10]
-    raise InputError(
-        f"{name}, line {first_line + i}: the label {labels[i]!r} does not occur in "
-        f"{source} (which uses {shown}{' ...' if len(classes) > 10 else ''}); "
-        "fix the label, or map both files to the same label names."
-    )
+    _unknown_label(labels[i], classes, name, source, first_line + i)
 
 
-def _parse_floats(path, rows, first_line, header):
-    """(n, k) float array of text cells; the first bad cell is an error."""
+def _parse_floats(path, lines, first_line, header, delimiter):
+    """(n, k) float array of CSV/TSV lines; the first bad cell is an error.
+
+    numpy parses the lines (``np.loadtxt``); only lines it refuses are split
+    into cells, to name the bad one.
+    """
+    if "" not in lines:  # loadtxt would skip a blank line
+        try:
+            arr = np.loadtxt(
+                lines,
+                delimiter=delimiter,
+                dtype=np.float64,
+                ndmin=2,
+                comments=None,
+                quotechar='"',
+            )
+        except ValueError:
+            pass
+        else:
+            if arr.shape[1] == len(header):
+                return arr
+    rows = list(csv.reader(lines, delimiter=delimiter))
     try:
         return np.array(rows, dtype=np.float64)
     except ValueError:
@@ -267,6 +726,20 @@ def _parse_floats(path, rows, first_line, header):
     raise InputError(f"{path}: the rows could not be read as numbers.")  # unreachable
 
 
+def _read_probability_table(path, delimiter):
+    """The header and the rows of a CSV/TSV of probabilities, parsed by chunks."""
+    chunks = _text_chunks(path)
+    first, head = next(chunks)
+    header = [name.strip() for name in next(csv.reader(head[:1], delimiter=delimiter))]
+    parts = []
+    for line, lines in itertools.chain([(first + 1, head[1:])], chunks):
+        if lines:
+            parts.append(_parse_floats(path, lines, line, header, delimiter))
+    if not parts:
+        raise InputError(f"{path} has a header but no rows; it needs one row per item.")
+    return np.concatenate(parts), header
+
+
 def read_probabilities(path, *, classes=None):
     """Read an (n_items, n_classes) probability file and its class names.
 
@@ -280,20 +753,13 @@ def read_probabilities(path, *, classes=None):
     if ext == ".npy":
         proba, classes, first_line, where = _read_npy(path, classes)
     else:
-        lines = _read_text(path)
         delimiter = "\t" if ext == ".tsv" else ","
-        rows = list(csv.reader(lines, delimiter=delimiter))
-        header = [name.strip() for name in rows[0]]
-        if not rows[1:]:
-            raise InputError(
-                f"{path} has a header but no rows; it needs one row per item."
-            )
+        proba, header = _read_probability_table(path, delimiter)
         if classes is not None:
             raise InputError(
                 f"{path}: --classes is for .npy files; a CSV names its classes in "
                 "its header."
             )
-        proba = _parse_floats(path, rows[1:], 2, header)
         classes, first_line, where = header, 2, "line"
     bad = ~np.isfinite(proba) | (proba < 0) | (proba > 1)
     if bad.any():

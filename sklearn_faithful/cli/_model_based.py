@@ -183,6 +183,8 @@ def _pos_label(args, classes, source):
 
 
 def _run_ppi(args):
+    import numpy as np
+
     from ..model_based import ModelBasedMetricTest
     from ._io import check_same_length, label_codes, read_annotated, read_labels
 
@@ -190,7 +192,7 @@ def _run_ppi(args):
     labels = [read_labels(p, column=args.column, field=args.field) for p in paths]
     if args.paired:
         check_same_length(labels, paths, paths[0])
-    classes = sorted(set(labels[0]) | set(labels[1]))
+    classes = np.union1d(labels[0], labels[1]).tolist()
     source = f"{paths[0]} or {paths[1]}"
     annotated = []
     for path in (args.annotated_c, args.annotated_t):

@@ -87,15 +87,15 @@ def _corpus_items(args):
     if args.labels is not None:
         labels = read_labels(args.labels)
         check_same_length([range(n), labels], [source, args.labels], source, what)
-        y = np.array(labels)
-        type_names = sorted(set(labels))
+        y = labels
+        type_names = np.unique(labels).tolist()
     elif args.counts is not None:
         y, _ = read_numbers(
             args.counts, width=range(1, 10**6), what="one item's counts"
         )
         check_same_length([range(n), y], [source, args.counts], source, what)
     elif args.groups is not None:
-        groups = np.array(read_labels(args.groups))
+        groups = read_labels(args.groups)
         check_same_length([range(n), groups], [source, args.groups], source, what)
     return n, what, y, groups, type_names
 

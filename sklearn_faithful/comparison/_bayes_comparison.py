@@ -9,13 +9,19 @@ from sklearn.utils import indexable
 
 from ..model_selection import BlockRegularized3x2CV
 from ..model_selection._design import _check_mx2_structure, _check_same_cv_results
-from ..utils._compat import HasMethods, Interval, StrOptions, validate_params
+from ..utils._compat import (
+    HasMethods,
+    Interval,
+    StrOptions,
+    validate_params,
+)
 from ..utils._random import _generator
 from ..utils._validation import (
     CONFIDENCE_LEVEL,
     N_JOBS,
     POS_LABEL,
     ROPE,
+    SEEDS,
     _check_sample_weight,
     _check_y_true,
     _resolve_pos_label,
@@ -202,7 +208,7 @@ class BayesModelComparison(_BaseComparison):
         "confidence_level": CONFIDENCE_LEVEL,
         "n_draws": [Interval(Integral, 1000, None, closed="left")],
         "n_jobs": N_JOBS,
-        "random_state": ["random_state"],
+        "random_state": SEEDS,
         "verbose": ["verbose"],
     }
 

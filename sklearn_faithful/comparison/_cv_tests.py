@@ -25,7 +25,7 @@ repetition ``i``, as
 import math
 import warnings
 from dataclasses import dataclass
-from numbers import Integral
+from numbers import Real
 
 import numpy as np
 from scipy import special, stats
@@ -40,7 +40,9 @@ from ..utils._results import (
 from ..utils._validation import ALTERNATIVE, CONFIDENCE_LEVEL, ROPE
 from ._paired import _difference_probabilities, _DifferencePosteriorMixin
 
-_SIZE = [Interval(Integral, 1, None, closed="left")]
+# items per split: a count, or the mean count when splits differ (90.5); a
+# value below 1 is a fraction of the data, which _check_sizes refuses
+_SIZE = [Interval(Real, 0, None, closed="neither")]
 _SCORES = {"scores_a": ["array-like"], "scores_b": ["array-like"]}
 
 
@@ -276,6 +278,35 @@ def _check_split_scores(scores_a, scores_b):
     return arr_a, arr_b
 
 
+def _differences(arr_a, arr_b):
+    """``(d / c, c)``: the differences B - A in units of a power of two ``c``.
+
+    For scores beyond 2^(+-400), ``c`` is the smallest power of two at least
+    the largest |score|, so the scaled scores lie in [-1, 1] and neither the
+    differences nor their squares overflow (scores of 1e200) or underflow
+    (scores of 1e-200) before the statistic, which does not depend on the
+    unit, is formed; scaling by a power of two is exact in floating point.
+    Otherwise ``c = 1``.
+    """
+    largest = max(float(np.max(np.abs(arr_a))), float(np.max(np.abs(arr_b))))
+    if largest == 0 or 2.0**-400 < largest < 2.0**400:
+        return arr_b - arr_a, 1.0  # squares of these neither overflow nor underflow
+    unit = math.ldexp(1.0, math.frexp(largest)[1])
+    return arr_b / unit - arr_a / unit, unit
+
+
+def _check_sizes(n_train, n_test):
+    """Refuse sizes given as fractions of the data (n_train=0.8, n_test=0.2)."""
+    for name, value in (("n_train", n_train), ("n_test", n_test)):
+        if value is not None and value < 1:
+            raise ValueError(
+                f"{name}={value!r} is not a number of items; it looks like a "
+                "fraction of the data. Pass the number of training (n_train) and "
+                "test (n_test) items in each split, or their mean when the splits "
+                "differ, e.g. n_train=900, n_test=100 for 10-fold CV of 1,000 items."
+            )
+
+
 def _check_mx2(differences, test):
     """The differences as an (m, 2) array: repetition i is splits 2i and 2i + 1."""
     n_splits = differences.shape[0]
@@ -331,16 +362,17 @@ def _t_interval(estimate, standard_error, df, alternative, confidence_level):
     return ConfidenceInterval(float(estimate - half), math.inf)
 
 
-def _t_result(estimate, standard_error, df, alternative, method, differences):
+def _t_result(estimate, standard_error, df, alternative, method, differences, unit):
+    """The t-test's result from values in units of ``unit`` (:func:`_differences`)."""
     # the user, validate_params' wrapper, the public function, this one
     statistic = _ratio(estimate, standard_error, "The standard error", 4)
     return CVTtestResult(
         statistic=float(statistic),
         pvalue=_t_pvalue(statistic, df, alternative),
         df=float(df),
-        estimate=float(estimate),
-        standard_error=float(standard_error),
-        mean_difference=float(differences.mean()),
+        estimate=float(estimate * unit),
+        standard_error=float(standard_error * unit),
+        mean_difference=float(differences.mean() * unit),
         alternative=alternative,
         method=method,
         n_splits=int(differences.shape[0]),
@@ -391,11 +423,12 @@ def corrected_resampled_ttest(
     scores_b : array-like of shape (n_splits,)
         Score of the candidate model B on the same splits, in the same order.
 
-    n_train : int or None
-        Number of training samples in each split (the mean, if they differ).
-        May be None only with ``correction=False``.
+    n_train : int, float or None
+        Number of training samples in each split (the mean, if they differ,
+        which may be fractional: at least 1). May be None only with
+        ``correction=False``.
 
-    n_test : int or None
+    n_test : int, float or None
         Number of test samples in each split (the mean, if they differ).
         May be None only with ``correction=False``.
 
@@ -455,7 +488,8 @@ def corrected_resampled_ttest(
     (0.0124, 0.0316)
     """
     arr_a, arr_b = _check_split_scores(scores_a, scores_b)
-    d = arr_b - arr_a
+    _check_sizes(n_train, n_test)
+    d, unit = _differences(arr_a, arr_b)
     n_splits = d.shape[0]
     if correction:
         for name, value in (("n_train", n_train), ("n_test", n_test)):
@@ -470,7 +504,9 @@ def corrected_resampled_ttest(
         factor = 1 / n_splits
         method = "resampled t-test (uncorrected)"
     standard_error = math.sqrt(factor * d.var(ddof=1))
-    return _t_result(d.mean(), standard_error, n_splits - 1, alternative, method, d)
+    return _t_result(
+        d.mean(), standard_error, n_splits - 1, alternative, method, d, unit
+    )
 
 
 @validate_params(
@@ -542,12 +578,12 @@ def paired_ttest_5x2cv(scores_a, scores_b, *, alternative="two-sided"):
     (2.582, 0.0493, 5.0)
     """
     arr_a, arr_b = _check_split_scores(scores_a, scores_b)
-    d = arr_b - arr_a
+    d, unit = _differences(arr_a, arr_b)
     pairs = _check_mx2(d, "the m x 2 CV t-test")
     m = pairs.shape[0]
     standard_error = math.sqrt(_within_repetition_variances(pairs).sum() / m)
     method = f"{m}x2cv paired t-test"
-    return _t_result(pairs[0, 0], standard_error, m, alternative, method, d)
+    return _t_result(pairs[0, 0], standard_error, m, alternative, method, d, unit)
 
 
 @validate_params(_SCORES, prefer_skip_nested_validation=True)
@@ -606,7 +642,7 @@ def combined_ftest_5x2cv(scores_a, scores_b):
     (3.917, 0.0725)
     """
     arr_a, arr_b = _check_split_scores(scores_a, scores_b)
-    d = arr_b - arr_a
+    d, unit = _differences(arr_a, arr_b)  # f does not depend on the unit
     pairs = _check_mx2(d, "the combined m x 2 CV F-test")
     m = pairs.shape[0]
     # Alpaydin (1999): f = sum p^2 / (2 sum s_i^2) ~ F(2m, m)
@@ -621,7 +657,7 @@ def combined_ftest_5x2cv(scores_a, scores_b):
         pvalue=float(stats.f.sf(statistic, 2 * m, m)),
         df_numerator=float(2 * m),
         df_denominator=float(m),
-        mean_difference=float(d.mean()),
+        mean_difference=float(d.mean() * unit),
         alternative="two-sided",
         method=f"combined {m}x2cv F-test",
         n_splits=int(d.shape[0]),
@@ -719,13 +755,13 @@ def blocked_mx2cv_ttest(scores_a, scores_b, *, alternative="two-sided"):
     (2.3238, 0.0677, 5.0)
     """
     arr_a, arr_b = _check_split_scores(scores_a, scores_b)
-    d = arr_b - arr_a
+    d, unit = _differences(arr_a, arr_b)
     pairs = _check_mx2(d, "the blocked m x 2 CV t-test")
     m = pairs.shape[0]
     # Wang et al. (2014): sigma_hat^2 = sum_k (d_k - dbar)^2 / (2m), df = 2m - 1
     standard_error = math.sqrt(d.var(ddof=0))
     method = f"blocked {m}x2cv t-test"
-    return _t_result(d.mean(), standard_error, 2 * m - 1, alternative, method, d)
+    return _t_result(d.mean(), standard_error, 2 * m - 1, alternative, method, d, unit)
 
 
 @validate_params(
@@ -756,10 +792,11 @@ def bayesian_correlated_ttest(
     scores_b : array-like of shape (n_splits,)
         Score of the candidate model B on the same splits, in the same order.
 
-    n_train : int
-        Number of training samples in each split (the mean, if they differ).
+    n_train : int or float
+        Number of training samples in each split (the mean, if they differ,
+        which may be fractional: at least 1).
 
-    n_test : int
+    n_test : int or float
         Number of test samples in each split (the mean, if they differ).
 
     rope : float, default=0.0
@@ -820,27 +857,28 @@ def bayesian_correlated_ttest(
     (0.99, 'B better')
     """
     arr_a, arr_b = _check_split_scores(scores_a, scores_b)
-    d = arr_b - arr_a
+    _check_sizes(n_train, n_test)
+    d, unit = _differences(arr_a, arr_b)
     n_splits = d.shape[0]
-    loc = float(d.mean())
     rho = n_test / (n_test + n_train)
     # Benavoli et al. (2017): scale^2 = (1/J + rho/(1 - rho)) s^2, df = J - 1
     scale = math.sqrt((1 / n_splits + rho / (1 - rho)) * d.var(ddof=1))
     df = float(n_splits - 1)
 
     rope = float(rope)
+    # the probabilities in the unit of d, then the posterior in the scores'
     p_h0, p_worse, p_better = _difference_probabilities(
-        loc,
+        float(d.mean()),
         scale,
         df,
-        rope,
+        rope / unit,
         "Every per-split difference is the same, so the differences carry",
         "scores",
         stacklevel=3,  # past validate_params' wrapper, to the caller
     )
     return CorrelatedTTestResult(
-        difference=loc,
-        scale=scale,
+        difference=float(d.mean() * unit),
+        scale=scale * unit,
         df=df,
         confidence_level=float(confidence_level),
         p_h0=p_h0,

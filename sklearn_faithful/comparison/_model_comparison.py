@@ -31,6 +31,7 @@ from ..utils._validation import (
     CONFIDENCE_LEVEL,
     N_JOBS,
     ROPE,
+    SEEDS,
     _validate_init_params,
     _validate_method,
 )
@@ -245,7 +246,7 @@ class ModelComparison(_BaseComparison):
         "rope": ROPE,
         "confidence_level": CONFIDENCE_LEVEL,
         "n_jobs": N_JOBS,
-        "random_state": ["random_state"],
+        "random_state": SEEDS,
         "verbose": ["verbose"],
     }
 

@@ -20,6 +20,7 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 
 from ..utils._compat import Interval, validate_params
+from ..utils._files import read_text
 from ..utils._results import (
     ConfidenceInterval,
     _EffectTestMixin,
@@ -161,6 +162,126 @@ def _check_scores(scores):
         row = int(np.flatnonzero(~np.isfinite(arr))[0])
         raise ValueError(f"scores contains NaN or infinity at item {row}.")
     return arr
+
+
+# What AccuracyRegressionTest.save writes: its settings, its reference, and
+# the format's name and version, so that load knows what it reads.
+_SAVED_FORMAT = "sklearn-faithful AccuracyRegressionTest"
+_SAVED_VERSION = 1
+_SAVED_SETTINGS = ("alpha", "beta", "theta", "sigma", "higher_is_better", "paired")
+_SAVED_KEYS = {
+    "format",
+    "version",
+    *_SAVED_SETTINGS,
+    "reference_mean",
+    "n",
+    "sigma_",
+    "reference_scores",
+}
+# a reference of 10 million scores is about 200 MB of JSON
+_SAVED_MAX_BYTES = 2**30
+
+
+def _saved_number(data, key, where, *, integer=False, low=None, allow_none=False):
+    """``data[key]``, a finite number (not a boolean), or a ValueError."""
+    value = data[key]
+    if value is None and allow_none:
+        return None
+    kind = Integral if integer else Real
+    ok = isinstance(value, kind) and not isinstance(value, bool)
+    if ok and not integer:
+        ok = math.isfinite(value)
+    if ok and low is not None:
+        ok = value >= low
+    if not ok:
+        allowed = "an integer" if integer else "a finite number"
+        if low is not None:
+            allowed += f" >= {low}"
+        if allow_none:
+            allowed += " or null"
+        raise ValueError(f"{where}: key {key!r} is {value!r}; it must be {allowed}.")
+    return value
+
+
+def _read_saved_gate(path):
+    """The checked content of a file :meth:`AccuracyRegressionTest.save` wrote."""
+    where = repr(os.fspath(path))
+    text, _ = read_text(path, what="the saved gate", max_bytes=_SAVED_MAX_BYTES)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"{where} is not JSON (line {exc.lineno}, column {exc.colno}: "
+            f"{exc.msg}); load reads the file save writes."
+        ) from None
+    if not isinstance(data, dict) or data.get("format") != _SAVED_FORMAT:
+        raise ValueError(
+            f"{where} is not a saved AccuracyRegressionTest (its 'format' key is "
+            f"not {_SAVED_FORMAT!r}); load reads the file save writes."
+        )
+    if data.get("version") != _SAVED_VERSION:
+        raise ValueError(
+            f"{where}: key 'version' is {data.get('version')!r}; this version of "
+            f"sklearn-faithful reads version {_SAVED_VERSION}."
+        )
+    missing, unknown = _SAVED_KEYS - set(data), set(data) - _SAVED_KEYS
+    if missing or unknown:
+        raise ValueError(
+            f"{where}: keys {sorted(missing)} are missing and {sorted(unknown)} "
+            "unknown; load reads the file save writes."
+        )
+    for key in ("higher_is_better", "paired"):
+        if not isinstance(data[key], bool):
+            raise ValueError(
+                f"{where}: key {key!r} is {data[key]!r}; it must be true or false."
+            )
+    for key in ("alpha", "beta"):
+        _saved_number(data, key, where)
+    for key in ("theta", "sigma"):
+        _saved_number(data, key, where, allow_none=True)
+    n = _saved_number(data, "n", where, integer=True, low=2)
+    _saved_number(data, "reference_mean", where)
+    sigma = _saved_number(data, "sigma_", where, low=0)
+    scores = data["reference_scores"]
+    if data["paired"]:
+        if not isinstance(scores, list) or len(scores) != n:
+            raise ValueError(
+                f"{where}: key 'reference_scores' must list the n = {n} paired "
+                f"reference scores; got {type(scores).__name__}"
+                + (f" of {len(scores)}" if isinstance(scores, list) else "")
+                + "."
+            )
+        for i, score in enumerate(scores):
+            _saved_number({"score": score}, "score", f"{where}, reference_scores[{i}]")
+        arr = np.asarray(scores, dtype=float)
+        # the stored summaries must be those of the stored scores
+        expected = {
+            "reference_mean": arr.mean(),
+            "sigma_": arr.std(ddof=1) if data["sigma"] is None else data["sigma"],
+        }
+        for key, value in expected.items():
+            if not math.isclose(data[key], value, rel_tol=1e-9, abs_tol=1e-12):
+                raise ValueError(
+                    f"{where}: key {key!r} is {data[key]!r} but the stored "
+                    f"reference_scores give {float(value)!r}; the file was changed "
+                    "after save wrote it."
+                )
+    else:
+        if scores is not None:
+            raise ValueError(
+                f"{where}: key 'reference_scores' must be null for an unpaired gate."
+            )
+        if sigma <= 0:
+            raise ValueError(
+                f"{where}: key 'sigma_' is {sigma!r}; an unpaired gate needs a "
+                "positive standard deviation."
+            )
+        if data["sigma"] is not None and not math.isclose(sigma, data["sigma"]):
+            raise ValueError(
+                f"{where}: key 'sigma_' is {sigma!r} but key 'sigma' is "
+                f"{data['sigma']!r}; the file was changed after save wrote it."
+            )
+    return data
 
 
 @validate_params(
@@ -587,6 +708,8 @@ class AccuracyRegressionTest(BaseEstimator):
         """
         self._check_reference("save")
         data = dict(
+            format=_SAVED_FORMAT,
+            version=_SAVED_VERSION,
             alpha=self.alpha,
             beta=self.beta,
             theta=self.theta,
@@ -617,18 +740,23 @@ class AccuracyRegressionTest(BaseEstimator):
         -------
         gate : AccuracyRegressionTest
             The gate with its reference set, ready to :meth:`check`.
+
+        Raises
+        ------
+        ValueError
+            If the file is not one :meth:`save` writes: not a regular file,
+            not JSON, a key missing or unknown, a value of the wrong type,
+            not finite, out of range, or inconsistent with the others (the
+            paired scores must give the stored mean, size and standard
+            deviation). The message names the file and the key.
         """
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-        gate = cls(
-            alpha=data["alpha"],
-            beta=data["beta"],
-            theta=data["theta"],
-            sigma=data["sigma"],
-            higher_is_better=data["higher_is_better"],
-            paired=data["paired"],
-        )
-        gate.n_ = int(data["n"])
+        data = _read_saved_gate(path)
+        try:
+            gate = cls(**{key: data[key] for key in _SAVED_SETTINGS})
+            gate._validate_params()
+        except ValueError as exc:
+            raise ValueError(f"{os.fspath(path)!r}: {exc}") from None
+        gate.n_ = data["n"]
         gate.reference_mean_ = float(data["reference_mean"])
         gate.sigma_ = float(data["sigma_"])
         gate.reference_scores_ = (

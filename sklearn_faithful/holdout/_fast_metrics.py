@@ -31,10 +31,14 @@ from sklearn.utils.parallel import delayed
 from threadpoolctl import ThreadpoolController
 
 from ..metrics import _confidence as conf
-from ..metrics._prf import _precision_recall_fscore, _zero_division_value
+from ..metrics._prf import _jaccard, _precision_recall_fscore, _zero_division_value
 from ..utils._compat import parallel_as_completed
 from ..utils._validation import _LUT_SPAN_PER_SAMPLE, _integer_span, _offsets
-from ._options import CONFIDENCE_METRIC_NAMES, LABEL_METRIC_NAMES
+from ._options import (
+    AVERAGED_METRIC_NAMES,
+    CONFIDENCE_METRIC_NAMES,
+    LABEL_METRIC_NAMES,
+)
 
 # metric function -> (kind, which, default beta)
 _KNOWN = {
@@ -43,22 +47,48 @@ _KNOWN = {
     skm.recall_score: ("prf", "recall", None),
     skm.f1_score: ("prf", "f", 1.0),
     skm.fbeta_score: ("prf", "f", None),
+    skm.jaccard_score: ("jaccard", None, None),
+    skm.balanced_accuracy_score: ("balanced_accuracy", None, None),
+    skm.matthews_corrcoef: ("mcc", None, None),
+    skm.cohen_kappa_score: ("kappa", None, None),
     conf.cprecision_score: ("cprf", "precision", None),
     conf.crecall_score: ("cprf", "recall", None),
     conf.cf1_score: ("cprf", "f", 1.0),
     conf.cfbeta_score: ("cprf", "f", None),
 }
-_LABEL_FUNCS = (skm.accuracy_score, skm.precision_score, skm.recall_score, skm.f1_score)
+_LABEL_FUNCS = (
+    skm.accuracy_score,
+    skm.precision_score,
+    skm.recall_score,
+    skm.f1_score,
+    skm.balanced_accuracy_score,
+    skm.jaccard_score,
+    skm.matthews_corrcoef,
+    skm.cohen_kappa_score,
+)
 _CONFIDENCE_FUNCS = (conf.cprecision_score, conf.crecall_score, conf.cf1_score)
 _NAMES = {
     **dict(zip(LABEL_METRIC_NAMES, _LABEL_FUNCS, strict=True)),
     **dict(zip(CONFIDENCE_METRIC_NAMES, _CONFIDENCE_FUNCS, strict=True)),
 }
+# The kinds of metric a (true, predicted) table determines, and the keyword
+# arguments each takes on the fast path (others, and ``labels``, go to the
+# item path); the confidence metrics ("cprf") need the probabilities.
+_AVERAGED = {"average", "pos_label", "zero_division", "labels"}
+_FAST_KWARGS = {
+    "accuracy": set(),
+    "prf": _AVERAGED | {"beta"},
+    "jaccard": _AVERAGED,
+    "balanced_accuracy": {"adjusted"},
+    "mcc": set(),
+    "kappa": {"weights"},  # None only: see resolve_metric
+    "cprf": _AVERAGED | {"beta"},
+}
+TABLE_KINDS = frozenset(_FAST_KWARGS) - {"cprf"}
 # scikit-learn's metrics of label predictions (1-D y_pred only)
 LABEL_METRICS = frozenset(
-    func for func, (kind, _, _) in _KNOWN.items() if kind in ("accuracy", "prf")
+    func for func, (kind, _, _) in _KNOWN.items() if kind in TABLE_KINDS
 )
-_FAST_KWARGS = {"average", "pos_label", "beta", "zero_division", "labels"}
 
 
 def resolve_metric(metric, metric_kwargs=None):
@@ -72,13 +102,20 @@ def resolve_metric(metric, metric_kwargs=None):
     """
     kwargs = dict(metric_kwargs or {})
     if isinstance(metric, str):
-        base, _, average = metric.partition("_")
+        base, average = metric, ""
+        if base not in _NAMES:
+            base, _, average = metric.rpartition("_")
         if base not in _NAMES or (
-            average and average not in ("micro", "macro", "weighted")
+            average
+            and (
+                average not in ("micro", "macro", "weighted")
+                or base not in AVERAGED_METRIC_NAMES
+            )
         ):
             raise ValueError(
                 f"metric={metric!r} is not a known name; use a callable, or one of "
-                f"{sorted(_NAMES)} optionally with _micro, _macro or _weighted."
+                f"{sorted(_NAMES)}, those of {sorted(AVERAGED_METRIC_NAMES)} "
+                "optionally with _micro, _macro or _weighted."
             )
         func = _NAMES[base]
         if average:
@@ -92,13 +129,17 @@ def resolve_metric(metric, metric_kwargs=None):
         func = func.func
     weight = kwargs.pop("sample_weight", None)
     known = _KNOWN.get(func)
-    if known is None or not set(kwargs) <= _FAST_KWARGS:
+    if known is None or not set(kwargs) <= _FAST_KWARGS[known[0]]:
+        # normalize=False, replace_undefined_by and the like: the item path
         return func, kwargs, None, weight
     kind, which, beta = known
-    if kind == "accuracy" and kwargs:
-        return func, kwargs, None, weight  # normalize=False and the like
-    if kind == "prf" and kwargs.get("labels") is not None:
-        return func, kwargs, None, weight  # sklearn's label subset: generic path
+    if kind in TABLE_KINDS and (
+        kwargs.get("labels") is not None or kwargs.get("weights") is not None
+    ):
+        # sklearn's label subset of the label metrics (the confidence metrics
+        # take theirs), and weighted kappa, whose weights depend on the
+        # classes each resample happens to hold: the item path
+        return func, kwargs, None, weight
     spec = dict(
         kind=kind,
         which=which,
@@ -106,6 +147,7 @@ def resolve_metric(metric, metric_kwargs=None):
         average=kwargs.get("average", "binary"),
         pos_label=kwargs.get("pos_label", 1),
         zero_division=kwargs.get("zero_division", "warn"),
+        adjusted=bool(kwargs.get("adjusted", False)),
     )
     if spec["average"] not in ("binary", "micro", "macro", "weighted"):
         return func, kwargs, None, weight
@@ -235,18 +277,79 @@ def label_features(true_codes, pred_codes, k, weight=None):
     return sparse.csr_matrix((data, (rows, cols)), shape=(n, 4 * k))
 
 
+def _balanced_accuracy(tp, true, adjusted):
+    """scikit-learn's balanced accuracy of each row of per-class sums.
+
+    The mean recall ``TP_k / (TP_k + FN_k)`` over the classes with true
+    items; adjusted: ``(score - 1/m) / (1 - 1/m)`` over those ``m`` classes.
+    """
+    has_true = true > 0
+    m = has_true.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        recall = np.where(has_true, tp / np.where(has_true, true, 1.0), 0.0)
+        score = recall.sum(axis=1) / m
+        if adjusted:
+            score = (score - 1 / m) / (1 - 1 / m)
+    return score
+
+
+def _mcc(tp, pred, true):
+    """Matthews' correlation of each row of per-class sums, as scikit-learn's.
+
+    With c the right answers, s the items, p_k and t_k the predicted and true
+    totals: ``(c s - p.t) / sqrt((s^2 - p.p)(s^2 - t.t))``, 0 where the
+    denominator is 0.
+    """
+    s, c = true.sum(axis=1), tp.sum(axis=1)
+    cov_tp = c * s - np.einsum("ij,ij->i", true, pred)
+    cov_pp = s * s - np.einsum("ij,ij->i", pred, pred)
+    cov_tt = s * s - np.einsum("ij,ij->i", true, true)
+    denominator = cov_pp * cov_tt
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denominator == 0, 0.0, cov_tp / np.sqrt(denominator))
+
+
+def _kappa(tp, pred, true):
+    """Cohen's (unweighted) kappa of each row of per-class sums, as scikit-learn's.
+
+    ``1 - (s - c) / ((s^2 - p.t) / s)``: observed disagreement over the
+    disagreement the margins expect; NaN where the latter is 0.
+    """
+    s, c = true.sum(axis=1), tp.sum(axis=1)
+    expected = (s * s - np.einsum("ij,ij->i", true, pred)) / s
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(expected == 0, np.nan, 1 - (s - c) / expected)
+
+
 def metric_from_sums(sums, spec, pos_index, k):
     """The metric of each resample from its summed features (B, 3k or 4k)."""
     tp, pred, true = sums[:, :k], sums[:, k : 2 * k], sums[:, 2 * k : 3 * k]
-    if spec["kind"] == "accuracy":
+    kind = spec["kind"]
+    if kind == "accuracy":
         # formulas page, "Precision, recall, F-beta and accuracy": trace / N
         # (with weights: the weight of the right answers over the total weight)
         with np.errstate(invalid="ignore", divide="ignore"):
             return tp.sum(axis=1) / true.sum(axis=1)
+    if kind == "balanced_accuracy":
+        return _balanced_accuracy(tp, true, spec["adjusted"])
+    if kind == "mcc":
+        return _mcc(tp, pred, true)
+    if kind == "kappa":
+        return _kappa(tp, pred, true)
     if spec["average"] == "binary" and pos_index < 0:
         zero = _zero_division_value(spec["zero_division"])
         return np.full(sums.shape[0], zero)
-    present = sums[:, 3 * k :] > 0 if spec["kind"] == "prf" else None
+    present = sums[:, 3 * k :] > 0 if kind != "cprf" else None
+    if kind == "jaccard":
+        return _jaccard(
+            tp,
+            pred,
+            true,
+            average=spec["average"],
+            pos_index=pos_index,
+            present=present,
+            zero_division=spec["zero_division"],
+        )
     return prf_batch(tp, pred, true, spec, pos_index, present=present)
 
 
@@ -356,7 +459,15 @@ _DENSE_CELLS = 2**22
 _COUNT_CHUNK = 2**20
 
 
-def label_cells(codes, k):
+def _bincount(cell, size, weights):
+    """Items (or, with integer ``weights``, their total weight) in each cell."""
+    if weights is None:
+        return np.bincount(cell, minlength=size)
+    # float sums of integers below 2**53 are exact
+    return np.bincount(cell, weights=weights, minlength=size).astype(np.int64)
+
+
+def label_cells(codes, k, weights=None):
     """The distinct cells of label codes (one array per labelling) and their counts.
 
     Returns the codes of each cell's labels, one array per labelling, and the
@@ -364,11 +475,13 @@ def label_cells(codes, k):
     cells come in the order of the table ``table[c_0, c_1, ...]`` flattened
     (C order), as :func:`table_cells` gives them; the table is counted in one
     pass with ``np.bincount`` over the combined codes
-    ``(c_0 k + c_1) k + ...``.
+    ``(c_0 k + c_1) k + ...``. Integer ``weights`` count each item as that
+    many (frequency weights; none may be 0).
     """
     size = k ** len(codes)
     if size > _DENSE_CELLS:
-        cells, counts = np.unique(np.column_stack(codes), axis=0, return_counts=True)
+        cells, inverse = np.unique(np.column_stack(codes), axis=0, return_inverse=True)
+        counts = _bincount(inverse.ravel(), cells.shape[0], weights)
         return list(cells.T), counts
     table = np.zeros(size, dtype=np.int64)
     n = codes[0].shape[0]
@@ -378,11 +491,11 @@ def label_cells(codes, k):
         for c in codes[1:]:
             cell *= k
             cell += c[start:stop]
-        table += np.bincount(cell, minlength=size)
+        table += _bincount(cell, size, None if weights is None else weights[start:stop])
     return table_cells(table.reshape((k,) * len(codes)))
 
 
-def label_table(*arrays):
+def label_table(*arrays, weights=None):
     """The sorted classes of label ``arrays``, and the non-empty cells of their table.
 
     Returns ``(classes, codes, counts)`` as :func:`label_cells` does, the
@@ -391,6 +504,7 @@ def label_table(*arrays):
     from the smallest label, with no codes of the items and extra memory
     independent of their number; the classes are the values whose margin
     is not empty. Other labels are encoded first (:func:`encode_labels`).
+    Integer ``weights`` (none 0) count each item as that many.
     """
     arrays = [np.asarray(a) for a in arrays]
     spans = [_integer_span(a) for a in arrays]
@@ -405,7 +519,8 @@ def label_table(*arrays):
                 for a in arrays[1:]:
                     cell *= width
                     cell += _offsets(a[start:stop], lo)
-                table += np.bincount(cell, minlength=table.size)
+                part = None if weights is None else weights[start:stop]
+                table += _bincount(cell, table.size, part)
             table = table.reshape((width,) * len(arrays))
             present = np.zeros(width, dtype=bool)
             for axis in range(len(arrays)):
@@ -415,7 +530,7 @@ def label_table(*arrays):
             classes = (np.flatnonzero(present) + lo).astype(dtype, copy=False)
             return classes, *table_cells(table[np.ix_(*[present] * len(arrays))])
     classes, codes = encode_labels(*arrays)
-    return classes, *label_cells(codes, classes.size)
+    return classes, *label_cells(codes, classes.size, weights)
 
 
 def table_cells(table):
@@ -439,21 +554,21 @@ def cell_resampler(codes, counts, k, clusters=None):
     return Resampler([clusters @ f for f in features])
 
 
-def cluster_cells(groups, n_groups, codes, k):
+def cluster_cells(groups, n_groups, codes, k, weights=None):
     """The non-empty cells of label ``codes`` and each cluster's items in them.
 
     Returns ``(clusters, cell_codes)``: a sparse (n_groups, n_cells) matrix
     whose row ``g`` counts the items of cluster ``groups == g`` in each cell,
     and the codes of each cell's labels, one array per labelling, the cells
-    in the order :func:`label_cells` gives them.
+    in the order :func:`label_cells` gives them. Integer ``weights`` count
+    each item as that many.
     """
     size = k ** len(codes)
     cell = codes[0].astype(np.int64)
     for c in codes[1:]:
         cell = cell * k + c
-    table = sparse.csr_matrix(
-        (np.ones(cell.shape[0]), (groups, cell)), shape=(n_groups, size)
-    )
+    counts = np.ones(cell.shape[0]) if weights is None else weights
+    table = sparse.csr_matrix((counts, (groups, cell)), shape=(n_groups, size))
     table.sum_duplicates()
     present = np.unique(table.indices)
     return table[:, present], list(np.unravel_index(present, (k,) * len(codes)))

@@ -125,7 +125,8 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, method="exact"):
 
     Counts the discordant items, ``b`` where only A is right and ``c`` where
     only B is right, and tests whether each is equally likely given that
-    exactly one classifier is right.
+    exactly one classifier is right. The items must be independent; for
+    items in clusters, use :func:`paired_permutation_test` with ``groups``.
 
     Parameters
     ----------

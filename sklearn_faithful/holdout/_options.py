@@ -7,9 +7,27 @@ tuples, so each rule has one home.
 
 # metric names the resampling functions take for ``metric=``: metrics of label
 # predictions, then the confidence metrics, which take probabilities
-LABEL_METRIC_NAMES = ("accuracy", "precision", "recall", "f1")
+LABEL_METRIC_NAMES = (
+    "accuracy",
+    "precision",
+    "recall",
+    "f1",
+    "balanced_accuracy",
+    "jaccard",
+    "matthews_corrcoef",
+    "cohen_kappa",
+)
 CONFIDENCE_METRIC_NAMES = ("cprecision", "crecall", "cf1")
 METRIC_NAMES = LABEL_METRIC_NAMES + CONFIDENCE_METRIC_NAMES
+# the metrics that average over classes (average=, pos_label=, and the
+# _micro, _macro, _weighted suffixes of their names)
+AVERAGED_METRIC_NAMES = (
+    "precision",
+    "recall",
+    "f1",
+    "jaccard",
+    *CONFIDENCE_METRIC_NAMES,
+)
 
 # ``method`` of bootstrap_confidence_interval
 INTERVAL_METHODS = ("percentile", "basic", "bca")

@@ -40,6 +40,7 @@ from ..utils._validation import (
 )
 from ._fast_metrics import (
     LABEL_METRICS,
+    TABLE_KINDS,
     Resampler,
     cell_resampler,
     cluster_cells,
@@ -338,15 +339,21 @@ def _check_groups(groups, n_samples, stacklevel=4):
             f"groups holds labels that cannot be compared ({exc}); use one type, "
             "such as strings or integers."
         ) from None
-    n_clusters = int(clusters.size)
+    return codes.astype(np.intp, copy=False), _check_n_clusters(
+        int(clusters.size), "groups names", stacklevel + 1
+    )
+
+
+def _check_n_clusters(n_clusters, what, stacklevel):
+    """Refuse fewer than 2 clusters, and warn below :data:`MIN_CLUSTERS`."""
     if n_clusters < 2:
         raise ValueError(
-            f"groups names {n_clusters} cluster; resampling whole clusters needs "
+            f"{what} {n_clusters} cluster; resampling whole clusters needs "
             f"at least 2 (and {MIN_CLUSTERS} for the interval to hold)."
         )
     if n_clusters < MIN_CLUSTERS:
         warnings.warn(
-            f"groups names only {n_clusters} clusters; with fewer than "
+            f"{what} only {n_clusters} clusters; with fewer than "
             f"{MIN_CLUSTERS} the cluster bootstrap's intervals are too narrow (in "
             "simulations, 95% intervals covered as little as 76% with 5 clusters, "
             "87% with 10 and 92% with 30) and the paired bootstrap test rejects "
@@ -355,7 +362,7 @@ def _check_groups(groups, n_samples, stacklevel=4):
             RuntimeWarning,
             stacklevel=stacklevel,
         )
-    return codes.astype(np.intp, copy=False), n_clusters
+    return n_clusters
 
 
 def _check_arrays(
@@ -706,24 +713,60 @@ def _from_cells(classes, codes, counts, func, kwargs, spec, clusters=None):
     return _Resampling(statistics, int(counts.sum()), fast=fast, n_clusters=n_clusters)
 
 
-def _from_labels(y_true, y_preds, func, kwargs, spec, weight, fast, groups=None):
+def _repeated_rows(weight, y_true, y_preds, groups):
+    """Items of integer (frequency) weight: those of weight 0 left out.
+
+    Returns the weights as integers, the items and the clusters of the
+    items kept (clusters left empty are dropped, as if never named).
+    """
+    keep = weight > 0
+    if groups is not None:
+        codes = groups[0][keep]
+        present = np.bincount(codes, minlength=groups[1]) > 0
+        groups = ((np.cumsum(present) - 1)[codes], int(present.sum()))
+    return (
+        weight[keep].astype(np.int64),
+        y_true[keep],
+        [y[keep] for y in y_preds],
+        groups,
+    )
+
+
+def _from_labels(
+    y_true, y_preds, func, kwargs, spec, weight, fast, groups=None, frequency=False
+):
     """:class:`_Resampling` of checked labels (or probabilities).
 
-    Label metrics without weights go to the table: one pass encodes the
-    labels, one counts the cells (:func:`label_cells`); with ``groups``
-    (``(codes, n_clusters)``), each cluster's cells. The confidence metrics
-    and weighted items sum per-item features (per cluster with ``groups``);
-    other metrics are called on each resample.
+    Label metrics go to the table: one pass encodes the labels, one counts
+    the cells (:func:`label_cells`); with ``groups`` (``(codes,
+    n_clusters)``), each cluster's cells. The confidence metrics and
+    real-valued weights sum per-item features (per cluster with
+    ``groups``); other metrics are called on each resample.
+
+    ``frequency``: the weights are integers, the number of identical items
+    each row stands for (scikit-learn's "integer weights == repeated
+    rows"). They go into the table's counts; elsewhere the rows are
+    repeated.
     """
-    table_metric = spec is not None and spec["kind"] in ("accuracy", "prf")
+    table_metric = spec is not None and spec["kind"] in TABLE_KINDS
+    counts = None
+    if frequency:
+        counts, y_true, y_preds, groups = _repeated_rows(
+            weight, y_true, y_preds, groups
+        )
+        weight = None
     if fast and table_metric and weight is None and all(y.ndim == 1 for y in y_preds):
         if groups is None:
-            classes, codes, counts = label_table(y_true, *y_preds)
-            return _from_cells(classes, codes, counts, func, kwargs, spec)
+            classes, codes, cells = label_table(y_true, *y_preds, weights=counts)
+            return _from_cells(classes, codes, cells, func, kwargs, spec)
         classes, codes = encode_labels(y_true, *y_preds)
-        clusters, cells = cluster_cells(*groups, codes, classes.size)
-        counts = np.asarray(clusters.sum(axis=0)).ravel().astype(np.int64)
-        return _from_cells(classes, cells, counts, func, kwargs, spec, clusters)
+        clusters, codes = cluster_cells(*groups, codes, classes.size, counts)
+        cells = np.asarray(clusters.sum(axis=0)).ravel().astype(np.int64)
+        return _from_cells(classes, codes, cells, func, kwargs, spec, clusters)
+    if counts is not None:
+        rows = np.repeat(np.arange(counts.size), counts)
+        y_true, y_preds = y_true[rows], [y[rows] for y in y_preds]
+        groups = None if groups is None else (groups[0][rows], groups[1])
     statistics = [float(_call(func, kwargs, weight, None, y_true, y)) for y in y_preds]
     return _Resampling(
         statistics,
@@ -894,11 +937,20 @@ def bootstrap_confidence_interval(
         are independent.
     metric : callable or str, default="accuracy"
         ``metric(y_true, y_pred, **metric_kwargs)``, a ``functools.partial``
-        of one, or a name: ``"accuracy"``, ``"precision"``, ``"recall"``,
-        ``"f1"``, ``"cprecision"``, ``"crecall"``, ``"cf1"``, optionally with
-        ``_micro``, ``_macro`` or ``_weighted``.
+        of one, or a name: ``"accuracy"``, ``"balanced_accuracy"``,
+        ``"matthews_corrcoef"``, ``"cohen_kappa"``, or ``"precision"``,
+        ``"recall"``, ``"f1"``, ``"jaccard"``, ``"cprecision"``,
+        ``"crecall"``, ``"cf1"``, these optionally with ``_micro``,
+        ``_macro`` or ``_weighted``. Every metric of a confusion matrix
+        (all but the confidence metrics, and weighted kappa or a ``labels``
+        subset) is resampled on the table of (true, predicted) cells.
     metric_kwargs : dict, default=None
         Keyword arguments of the metric (``average``, ``pos_label``, ...).
+        A ``sample_weight`` of integers holds frequency weights: an item of
+        weight 3 counts as 3 identical items (and one of weight 0 as none),
+        exactly as repeating its row would, and the weights go into the
+        table's counts. Real-valued weights stay with their items, which
+        are resampled with them.
     n_resamples : int, default=9999
         Bootstrap resamples.
     confidence_level : float, default=0.95
@@ -914,9 +966,10 @@ def bootstrap_confidence_interval(
         ``"less"`` gives an upper bound ``(-inf, high)``, ``"greater"`` a
         lower bound ``(low, inf)``.
     fast : bool, default=True
-        Use the vectorised path when the metric allows it (accuracy,
-        precision, recall, F-beta in every averaging, and the confidence
-        metrics). False always calls the metric once per resample.
+        Use the vectorised path when the metric allows it (the metrics of a
+        confusion matrix named above, in every averaging, and the
+        confidence metrics). False always calls the metric once per
+        resample.
     random_state : int, RandomState instance, Generator or None, default=None
         Seed of the resampling.
     n_jobs : int, default=None
@@ -966,17 +1019,12 @@ def bootstrap_confidence_interval(
     >>> round(res.statistic, 3), res.fast_path
     (0.833, True)
     """
-    y_true, (y_pred,) = _check_arrays(y_true, y_pred)
-    func, kwargs, spec, weight = resolve_metric(metric, metric_kwargs)
-    _check_label_predictions(func, [y_pred], ["y_pred"])
-    weight = _check_sample_weight(
-        weight, y_true.shape[0], name="metric_kwargs['sample_weight']"
+    data, name = _setup(
+        y_true, [y_pred], ["y_pred"], groups, metric, metric_kwargs, fast
     )
-    groups = _check_groups(groups, y_true.shape[0])
-    data = _from_labels(y_true, [y_pred], func, kwargs, spec, weight, fast, groups)
     return _bootstrap_interval(
         data,
-        _metric_name(metric, func),
+        name,
         n_resamples=n_resamples,
         confidence_level=confidence_level,
         method=method,
@@ -1006,18 +1054,25 @@ def _paired_pvalue(null, statistic, alternative):
     return float((extreme.sum() + 1) / (null.size + 1))
 
 
-def _paired_setup(y_true, y_pred_a, y_pred_b, groups, metric, metric_kwargs, fast):
-    """The checked data of two systems (:class:`_Resampling`), and the metric's name."""
-    y_true, (a, b) = _check_arrays(
-        y_true, y_pred_a, y_pred_b, names=("y_pred_a", "y_pred_b")
-    )
+def _setup(y_true, y_preds, names, groups, metric, metric_kwargs, fast):
+    """The checked data of one or two systems (:class:`_Resampling`), and the
+    metric's name; called by the public functions, so warnings point past
+    them and validate_params to the user's call."""
+    y_true, y_preds = _check_arrays(y_true, *y_preds, names=tuple(names))
     func, kwargs, spec, weight = resolve_metric(metric, metric_kwargs)
-    _check_label_predictions(func, [a, b], ["y_pred_a", "y_pred_b"])
-    weight = _check_sample_weight(
-        weight, y_true.shape[0], name="metric_kwargs['sample_weight']"
-    )
+    _check_label_predictions(func, y_preds, names)
+    name = "metric_kwargs['sample_weight']"
+    frequency = weight is not None and np.asarray(weight).dtype.kind in "iu"
+    weight = _check_sample_weight(weight, y_true.shape[0], name=name)
+    if frequency and weight.sum() < 2:
+        raise ValueError(
+            f"{name} holds integer (frequency) weights that count "
+            f"{int(weight.sum())} items; resampling needs at least 2."
+        )
     groups = _check_groups(groups, y_true.shape[0], stacklevel=5)
-    data = _from_labels(y_true, [a, b], func, kwargs, spec, weight, fast, groups)
+    data = _from_labels(
+        y_true, y_preds, func, kwargs, spec, weight, fast, groups, frequency
+    )
     return data, _metric_name(metric, func)
 
 
@@ -1131,8 +1186,14 @@ n_jobs, verbose
     >>> round(res.statistic, 2), res.pvalue < 0.05
     (0.1, True)
     """
-    data, name = _paired_setup(
-        y_true, y_pred_a, y_pred_b, groups, metric, metric_kwargs, fast
+    data, name = _setup(
+        y_true,
+        [y_pred_a, y_pred_b],
+        ["y_pred_a", "y_pred_b"],
+        groups,
+        metric,
+        metric_kwargs,
+        fast,
     )
     return _paired_test(
         data,
@@ -1209,8 +1270,14 @@ confidence_level, alternative, fast, random_state, n_jobs, verbose
     >>> round(res.statistic, 2), res.pvalue < 0.05
     (0.1, True)
     """
-    data, name = _paired_setup(
-        y_true, y_pred_a, y_pred_b, groups, metric, metric_kwargs, fast
+    data, name = _setup(
+        y_true,
+        [y_pred_a, y_pred_b],
+        ["y_pred_a", "y_pred_b"],
+        groups,
+        metric,
+        metric_kwargs,
+        fast,
     )
     return _paired_test(
         data,
@@ -1242,7 +1309,10 @@ def sign_test(
     """Exact binomial (sign) test on the items where exactly one system is right.
 
     This is McNemar's exact test: :func:`mcnemar_test` with ``method="exact"``
-    calls it and gives the same p-value.
+    calls it and gives the same p-value. It takes the items as independent;
+    for items in clusters (passages, prompts, patients), use
+    :func:`paired_permutation_test` with ``groups``, which swaps whole
+    clusters.
 
     Parameters
     ----------

@@ -8,14 +8,16 @@ labels would give, number for number, for the same seed.
 """
 
 import numpy as np
+from scipy import sparse
 
 from ..utils._compat import StrOptions, validate_params
 from ..utils._validation import ALTERNATIVE, CONFIDENCE_LEVEL, _check_classes
-from ._fast_metrics import resolve_metric, table_cells
+from ._fast_metrics import TABLE_KINDS, resolve_metric, table_cells
 from ._options import INTERVAL_METHODS
 from ._resampling import (
     _RESAMPLING_CONSTRAINTS,
     _bootstrap_interval,
+    _check_n_clusters,
     _from_cells,
     _metric_name,
     _paired_test,
@@ -29,6 +31,7 @@ _MAX_ITEMS = 2**53
 _TABLE_CONSTRAINTS = {
     "table": ["array-like"],
     "labels": ["array-like", None],
+    "clustered": ["boolean"],
     **{k: v for k, v in _RESAMPLING_CONSTRAINTS.items() if k != "fast"},
 }
 
@@ -40,13 +43,16 @@ _SHAPES = {
 }
 
 
-def _check_table(table, labels, ndim, min_samples=2):
+def _check_table(table, labels, ndim, min_samples=2, clustered=False, stacklevel=6):
     """Return the classes and the non-empty cells of a table of counts.
 
-    ``(classes, codes, counts)``: the classes in sorted order (those of no
-    item left out, as the labels would never show them), each cell's index
-    on each axis, and its count; the cells in the order the labels' path
-    finds them, so that both draw the same resamples.
+    ``(classes, codes, counts, clusters)``: the classes in sorted order
+    (those of no item left out, as the labels would never show them), each
+    cell's index on each axis, and its count; the cells in the order the
+    labels' path finds them, so that both draw the same resamples. With
+    ``clustered``, the first axis indexes clusters and ``clusters`` is the
+    sparse (n_clusters, n_cells) matrix of each non-empty cluster's counts;
+    otherwise it is None.
     """
     arr = np.asarray(table)
     if arr.dtype.kind == "b" or arr.dtype.kind not in "iuf":
@@ -54,10 +60,17 @@ def _check_table(table, labels, ndim, min_samples=2):
             f"table must hold counts of items (non-negative integers); got dtype "
             f"{arr.dtype!s}."
         )
-    if arr.ndim != ndim or len(set(arr.shape)) != 1 or arr.shape[0] == 0:
-        raise ValueError(
-            f"table must have shape {_SHAPES[ndim]}; got shape {arr.shape}."
-        )
+    shape = arr.shape[1:] if clustered else arr.shape
+    if (
+        arr.ndim != ndim + clustered
+        or len(set(shape)) != 1
+        or shape[0] == 0
+        or arr.shape[0] == 0
+    ):
+        expected = _SHAPES[ndim]
+        if clustered:
+            expected = "(n_clusters, " + expected[1:].replace("table[", "table[g, ")
+        raise ValueError(f"table must have shape {expected}; got shape {arr.shape}.")
     with np.errstate(invalid="ignore"):
         bad = (arr < 0) | (arr > _MAX_ITEMS)
         if arr.dtype.kind == "f":
@@ -74,7 +87,11 @@ def _check_table(table, labels, ndim, min_samples=2):
         raise ValueError(
             f"table holds {n} items; it must hold from {min_samples} to 2**53."
         )
-    k = arr.shape[0]
+    if clustered:
+        counts = counts[counts.reshape(counts.shape[0], -1).sum(axis=1) > 0]
+        _check_n_clusters(counts.shape[0], "table holds", stacklevel)
+        clusters, counts = counts, counts.sum(axis=0)
+    k = counts.shape[0]
     if labels is None:
         classes = np.arange(k)
     else:
@@ -92,7 +109,14 @@ def _check_table(table, labels, ndim, min_samples=2):
     order = np.argsort(classes, kind="stable")
     keep = order[present[order]]
     codes, cell_counts = table_cells(counts[np.ix_(*[keep] * ndim)])
-    return classes[keep], codes, cell_counts
+    if clustered:
+        kept = clusters[np.ix_(np.arange(clusters.shape[0]), *[keep] * ndim)]
+        flat = kept.reshape(kept.shape[0], -1)
+        cells = np.ravel_multi_index(codes, (keep.size,) * ndim)
+        clusters = sparse.csr_matrix(flat[:, cells])
+    else:
+        clusters = None
+    return classes[keep], codes, cell_counts, clusters
 
 
 def _table_metric(metric, metric_kwargs):
@@ -103,22 +127,26 @@ def _table_metric(metric, metric_kwargs):
             "metric_kwargs['sample_weight'] cannot go with a table: the counts "
             "are the items' weights. Add the weights into the table instead."
         )
-    if spec is None or spec["kind"] not in ("accuracy", "prf"):
+    if spec is None or spec["kind"] not in TABLE_KINDS:
         raise ValueError(
             f"metric={metric!r} cannot be computed from a table of counts. A "
-            "table determines accuracy, precision, recall and F-beta (by name or "
-            "scikit-learn's function, with average, pos_label, beta or "
-            "zero_division); pass the labels to the function without "
-            "'_from_table' for any other metric."
+            "table determines accuracy, balanced accuracy, precision, recall, "
+            "F-beta, Jaccard, Matthews' correlation and unweighted Cohen's kappa "
+            "(by name or scikit-learn's function, with average, pos_label, beta, "
+            "zero_division or adjusted); pass the labels to the function without "
+            "'_from_table' for any other metric (weighted kappa: "
+            "kappa_confidence_interval)."
         )
     return func, kwargs, spec
 
 
-def _table_data(table, labels, metric, metric_kwargs, ndim):
+def _table_data(table, labels, metric, metric_kwargs, ndim, clustered, stacklevel=6):
     """The resampling data of a table (as the labels give it), and the metric's name."""
     func, kwargs, spec = _table_metric(metric, metric_kwargs)
-    classes, codes, counts = _check_table(table, labels, ndim)
-    data = _from_cells(classes, codes, counts, func, kwargs, spec)
+    classes, codes, counts, clusters = _check_table(
+        table, labels, ndim, clustered=clustered, stacklevel=stacklevel
+    )
+    data = _from_cells(classes, codes, counts, func, kwargs, spec, clusters)
     return data, _metric_name(metric, func)
 
 
@@ -130,6 +158,7 @@ def bootstrap_confidence_interval_from_table(
     table,
     *,
     labels=None,
+    clustered=False,
     metric="accuracy",
     metric_kwargs=None,
     n_resamples=9999,
@@ -155,15 +184,23 @@ def bootstrap_confidence_interval_from_table(
     labels : array-like of shape (n_classes,), default=None
         The class of each row (and column). None means ``0, ..., n_classes -
         1``. ``pos_label`` and the binary average refer to these labels.
+    clustered : bool, default=False
+        Whether the table has a first axis more, the cluster:
+        ``table[g, i, j]`` counts the items of cluster ``g``. Each resample
+        then draws whole clusters, as ``groups`` does in
+        :func:`bootstrap_confidence_interval` (the clusters in the order of
+        their sorted labels there); a Dask or SQL group-by on (cluster,
+        true, predicted) gives this table.
     metric : str or callable, default="accuracy"
-        A metric the table determines: ``"accuracy"``, ``"precision"``,
-        ``"recall"`` or ``"f1"``, optionally with ``_micro``, ``_macro`` or
-        ``_weighted``, or scikit-learn's ``accuracy_score``,
-        ``precision_score``, ``recall_score``, ``f1_score`` or
+        A metric the table determines: ``"accuracy"``,
+        ``"balanced_accuracy"``, ``"precision"``, ``"recall"``, ``"f1"``,
+        ``"jaccard"`` (the last four optionally with ``_micro``, ``_macro``
+        or ``_weighted``), ``"matthews_corrcoef"`` or ``"cohen_kappa"``
+        (unweighted), or scikit-learn's function of one of them, or
         ``fbeta_score`` (a ``functools.partial`` of one too).
     metric_kwargs : dict, default=None
         Keyword arguments of the metric: ``average``, ``pos_label``,
-        ``beta``, ``zero_division``.
+        ``beta``, ``zero_division``, ``adjusted``.
     n_resamples, confidence_level, method, alternative, random_state, n_jobs, \
 verbose
         As in :func:`bootstrap_confidence_interval`. ``method="bca"`` takes
@@ -187,7 +224,9 @@ verbose
     >>> round(res.statistic, 2), res.n_samples
     (0.8, 100)
     """
-    data, metric_name = _table_data(table, labels, metric, metric_kwargs, ndim=2)
+    data, metric_name = _table_data(
+        table, labels, metric, metric_kwargs, ndim=2, clustered=clustered
+    )
     return _bootstrap_interval(
         data,
         metric_name,
@@ -202,8 +241,12 @@ verbose
     )
 
 
-def _paired_from_table(method, table, labels, metric, metric_kwargs, **options):
-    data, metric_name = _table_data(table, labels, metric, metric_kwargs, ndim=3)
+def _paired_from_table(
+    method, table, labels, clustered, metric, metric_kwargs, **options
+):
+    data, metric_name = _table_data(
+        table, labels, metric, metric_kwargs, ndim=3, clustered=clustered, stacklevel=7
+    )
     return _paired_test(
         data,
         metric_name,
@@ -226,6 +269,11 @@ _PAIRED_TABLE_DOC = """{summary}
         Non-negative integers (whole floats are accepted).
     labels, metric, metric_kwargs
         As in :func:`bootstrap_confidence_interval_from_table`.
+    clustered : bool, default=False
+        Whether the table has a first axis more, the cluster:
+        ``table[g, i, j, l]``. Each resample then draws whole clusters (and
+        each permutation swaps whole clusters), as ``groups`` does in
+        :func:`{labels_function}`.
     n_resamples, confidence_level, alternative, random_state, n_jobs, verbose
         As in :func:`{labels_function}`.
 
@@ -257,6 +305,7 @@ def paired_bootstrap_test_from_table(
     table,
     *,
     labels=None,
+    clustered=False,
     metric="accuracy",
     metric_kwargs=None,
     n_resamples=9999,
@@ -270,6 +319,7 @@ def paired_bootstrap_test_from_table(
         "bootstrap",
         table,
         labels,
+        clustered,
         metric,
         metric_kwargs,
         n_resamples=n_resamples,
@@ -286,6 +336,7 @@ def paired_permutation_test_from_table(
     table,
     *,
     labels=None,
+    clustered=False,
     metric="accuracy",
     metric_kwargs=None,
     n_resamples=9999,
@@ -299,6 +350,7 @@ def paired_permutation_test_from_table(
         "permutation",
         table,
         labels,
+        clustered,
         metric,
         metric_kwargs,
         n_resamples=n_resamples,
@@ -373,7 +425,7 @@ def sign_test_from_table(table, *, alternative="two-sided", confidence_level=0.9
     >>> res.n_b_better, res.n_a_better, round(res.pvalue, 4)
     (8, 0, 0.0078)
     """
-    _, (t, a, b), counts = _check_table(table, None, ndim=3, min_samples=1)
+    _, (t, a, b), counts, _ = _check_table(table, None, ndim=3, min_samples=1)
     right_a, right_b = a == t, b == t
     return _sign_test_from_counts(
         int(counts[right_b & ~right_a].sum()),

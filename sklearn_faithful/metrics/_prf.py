@@ -141,3 +141,33 @@ def _precision_recall_fscore(
     keep = np.ones(tp.shape, dtype=bool) if present is None else present
     weights = true if average == "weighted" else None
     return tuple(_average(v, weights, keep) for v in (precision, recall, fscore))
+
+
+def _jaccard(
+    tp_sum,
+    pred_sum,
+    true_sum,
+    *,
+    average,
+    pos_index=None,
+    present=None,
+    zero_division="warn",
+):
+    """The Jaccard index from per-class sums, batched, as scikit-learn's.
+
+    ``J_k = TP_k / (TP_k + FP_k + FN_k) = TP_k / (pred_k + true_k - TP_k)``,
+    reported and averaged as :func:`_precision_recall_fscore` does (micro:
+    the sums first; weighted: by ``true_sum``), 0/0 set to
+    ``zero_division``.
+    """
+    sums = [np.asarray(a, dtype=np.float64) for a in (tp_sum, pred_sum, true_sum)]
+    if average == "binary":
+        sums = [a[..., [pos_index]] for a in sums]
+    elif average == "micro":
+        sums = [a.sum(axis=-1, keepdims=True) for a in sums]
+    tp, pred, true = sums
+    jaccard = _divide(tp, pred + true - tp, zero_division, "jaccard", "", ())
+    if average in ("binary", "micro"):
+        return jaccard[..., 0]
+    keep = np.ones(tp.shape, dtype=bool) if present is None else present
+    return _average(jaccard, true if average == "weighted" else None, keep)

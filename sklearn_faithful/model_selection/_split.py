@@ -24,6 +24,7 @@ from ..utils._compat import Interval, _num_samples
 from ..utils._random import _generator
 from ..utils._results import _ResultMixin
 from ..utils._validation import (
+    SEEDS,
     _numbers_as_numbers,
     _validate_init_params,
     _validate_method,
@@ -239,7 +240,7 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
 
     _parameter_constraints = {
         "n_repetitions": [Interval(Integral, 1, _MAX_REPETITIONS, closed="both")],
-        "random_state": ["random_state"],
+        "random_state": SEEDS,
     }
 
     def __init__(self, n_repetitions=3, *, random_state=None):
@@ -477,7 +478,7 @@ class BlockRegularized3x2CV(BlockRegularizedMx2CV):
         ]
     )
 
-    _parameter_constraints = {"random_state": ["random_state"]}
+    _parameter_constraints = {"random_state": SEEDS}
 
     def __init__(self, *, random_state=None):
         super().__init__(n_repetitions=3, random_state=random_state)

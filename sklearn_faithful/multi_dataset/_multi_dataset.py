@@ -734,19 +734,68 @@ class BayesianSignedRankTestResult(_BayesResultMixin):
         )
 
 
-def _walsh_regions(z, rope):
-    """Indicators of the Walsh averages of ``z = (0, d_1, ..., d_n)`` by region.
+def _first_reaching(z, sorted_z, threshold, strict):
+    """For each ``z_i``, the first position ``g`` in ``sorted_z`` where the
+    floating-point sum ``z_i + sorted_z[g]`` is above ``threshold`` (at or
+    above unless ``strict``); ``sorted_z.size`` if none.
 
-    Returns ``(below, above)``, matrices of shape (n + 1, n + 1): ``above[i,
-    j] = H(z_i + z_j - 2 rope)`` and ``below[i, j] = H(-z_i - z_j - 2
-    rope)`` with ``H(x) = 1`` for ``x > 0``, ``1/2`` at ``x = 0`` and 0
-    below, as baycomp counts them. ``(z_i + z_j) / 2 > rope`` is the Walsh
-    average above the rope.
+    The sums are those a matrix ``z[:, None] + z[None, :]`` holds, rounding
+    included, and increase with ``sorted_z``: a ``searchsorted`` of
+    ``threshold - z_i`` lands within a step or two of the boundary, and the
+    steps are checked on the sums themselves.
     """
-    sums = z[:, None] + z[None, :]
-    above = (sums > 2 * rope) + 0.5 * (sums == 2 * rope)
-    below = (-sums > 2 * rope) + 0.5 * (-sums == 2 * rope)
-    return below, above
+    n = sorted_z.size
+    reached = np.greater if strict else np.greater_equal
+    g = np.searchsorted(sorted_z, threshold - z, side="right" if strict else "left")
+    while True:
+        left = (g > 0) & reached(z + sorted_z[np.maximum(g - 1, 0)], threshold)
+        right = (g < n) & ~reached(z + sorted_z[np.minimum(g, n - 1)], threshold)
+        if not (left.any() or right.any()):
+            return g
+        g = g - left + right
+
+
+def _walsh_bounds(z, rope):
+    """Where the Walsh averages of ``z = (0, d_1, ..., d_n)`` leave the rope.
+
+    baycomp counts ``above[i, j] = H(z_i + z_j - 2 rope)`` and ``below[i, j]
+    = H(-z_i - z_j - 2 rope)``, with ``H(x) = 1`` for ``x > 0``, ``1/2`` at
+    ``x = 0`` and 0 below, in matrices of shape (n + 1, n + 1): 3 GiB each
+    at 20,000 data sets. In the order of the sorted ``z``, row ``i`` of each
+    is ones on a run of columns, halves on the next, zeros elsewhere, so four
+    positions per row say it all. Returns the sorting order and, for each
+    row, ``(equal_a, above_a)``: above the rope from ``above_a`` on, on its
+    edge from ``equal_a``, and ``(below_b, equal_b)``: below it before
+    ``below_b``, on its edge up to ``equal_b``.
+    """
+    order = np.argsort(z, kind="stable")
+    sorted_z = z[order]
+    bounds = [
+        _first_reaching(z, sorted_z, 2 * rope, strict=False),
+        _first_reaching(z, sorted_z, 2 * rope, strict=True),
+        _first_reaching(z, sorted_z, -2 * rope, strict=False),
+        _first_reaching(z, sorted_z, -2 * rope, strict=True),
+    ]
+    return order, bounds
+
+
+def _walsh_masses(w, order, bounds):
+    """``(w^T below w, w^T above w)`` for each row of draws ``w`` (c, n + 1).
+
+    With ``C`` the cumulative sums of ``w`` in sorted order, a row's mass
+    above the rope is ``C[end] - C[above_a] + (C[above_a] - C[equal_a]) / 2``
+    and below it ``C[below_b] + (C[equal_b] - C[below_b]) / 2``: O(n) per
+    draw and memory, not O(n^2).
+    """
+    equal_a, above_a, below_b, equal_b = bounds
+    cumulative = np.zeros((w.shape[0], w.shape[1] + 1))
+    np.cumsum(w[:, order], axis=1, out=cumulative[:, 1:])
+    total = cumulative[:, -1:]
+    row_above = total - cumulative[:, above_a]
+    row_above += 0.5 * (cumulative[:, above_a] - cumulative[:, equal_a])
+    row_below = cumulative[:, below_b]
+    row_below += 0.5 * (cumulative[:, equal_b] - cumulative[:, below_b])
+    return np.sum(row_below * w, axis=1), np.sum(row_above * w, axis=1)
 
 
 @validate_params(
@@ -865,7 +914,7 @@ def bayesian_signed_rank_test(
     differences = b - a
     rope = float(rope)
     z = np.concatenate(([0.0], differences))  # z_0 = 0, the pseudo-observation
-    below, above = _walsh_regions(z, rope)
+    order, bounds = _walsh_bounds(z, rope)
     alpha = np.ones(differences.shape[0] + 1)
     alpha[0] = prior_strength  # weight of the pseudo-observation at 0
     rng = _generator(random_state)
@@ -875,9 +924,8 @@ def bayesian_signed_rank_test(
     for start in range(0, n_samples, chunk):
         stop = min(start + chunk, n_samples)
         w = rng.dirichlet(alpha, size=stop - start)
-        # theta = w^T H w for each draw w
-        theta[start:stop, 0] = np.sum((w @ below) * w, axis=1)
-        theta[start:stop, 2] = np.sum((w @ above) * w, axis=1)
+        # theta = w^T H w for each draw w, H below or above the rope
+        theta[start:stop, 0], theta[start:stop, 2] = _walsh_masses(w, order, bounds)
         # the mean of the drawn distribution of differences, sum_i w_i z_i
         mean_difference[start:stop] = w @ z
     if rope > 0:

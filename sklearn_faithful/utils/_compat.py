@@ -11,20 +11,21 @@ between the supported versions of scipy and joblib are bridged here too.
 import functools
 import inspect
 
+import numpy as np
 from sklearn import config_context, get_config
 from sklearn.metrics._scorer import _Scorer
 from sklearn.utils._param_validation import (
     HasMethods,
     Hidden,
-    Interval,
     InvalidParameterError,
-    Options,
     StrOptions,
     generate_invalid_param_val,
     generate_valid_param,
     make_constraint,
     validate_parameter_constraints,
 )
+from sklearn.utils._param_validation import Interval as _Interval
+from sklearn.utils._param_validation import Options as _Options
 from sklearn.utils.metadata_routing import _routing_enabled
 from sklearn.utils.metaestimators import _safe_split
 from sklearn.utils.parallel import Parallel
@@ -69,6 +70,31 @@ def parallel_as_completed(tasks, **parallel_kw):
         if "return_as" not in str(exc):
             raise
         return Parallel(**parallel_kw)(tasks)
+
+
+def _is_bool(val):
+    return isinstance(val, (bool, np.bool_))
+
+
+class Interval(_Interval):
+    """scikit-learn's ``Interval``, refusing booleans.
+
+    ``True`` is an ``Integral`` to Python, so scikit-learn's interval takes
+    it as 1: ``n_resamples=True`` or ``n_train=True`` would run. A count, a
+    level or a size is never a boolean here; a parameter that takes one
+    says ``"boolean"``.
+    """
+
+    def is_satisfied_by(self, val):
+        return not _is_bool(val) and super().is_satisfied_by(val)
+
+
+class Options(_Options):
+    """scikit-learn's ``Options``, refusing booleans (``True == 1.0`` would
+    pass for the option 1.0)."""
+
+    def is_satisfied_by(self, val):
+        return not _is_bool(val) and super().is_satisfied_by(val)
 
 
 def validate_params(parameter_constraints, *, prefer_skip_nested_validation):

@@ -23,7 +23,10 @@ from ._compat import (
 # shared by the public functions and classes, so that one parameter is checked
 # one way everywhere.
 CONFIDENCE_LEVEL = [Interval(Real, 0, 1, closed="neither")]
-RANDOM_STATE = ["random_state", np.random.Generator]
+# scikit-learn's seeds (None, an int, a RandomState), spelled out so that the
+# int refuses booleans (random_state=True would seed with 1), and a Generator
+SEEDS = [Interval(Integral, 0, 2**32 - 1, closed="both"), np.random.RandomState, None]
+RANDOM_STATE = [*SEEDS, np.random.Generator]
 POS_LABEL = [Real, str, "boolean", None]
 ALTERNATIVE = [StrOptions({"two-sided", "less", "greater"})]
 # Half-width of a region of practical equivalence, on the scale of the score

@@ -20,7 +20,7 @@ def test_interval_end_to_end_with_probability_files(runs, files):
         n_resamples=199,
         random_state=0,
     )
-    interval = payload["interval"]
+    interval = payload["metrics"][0]["interval"]
     assert interval["result"] == "BootstrapIntervalResult"
     assert interval["statistic"] == pytest.approx(res.statistic, rel=1e-12)
     ci = res.confidence_interval._asdict()
@@ -41,7 +41,7 @@ def test_probability_files_npy_and_column_order(files, tmp_path):
     csv_out = main_json([*base, files["pa_csv"]])
     npy_out = main_json([*base, str(tmp_path / "p.npy")])
     plain = main_json([*base, str(tmp_path / "plain.npy"), "--classes", "neg,neu,pos"])
-    assert csv_out["interval"] == npy_out["interval"] == plain["interval"]
+    assert csv_out["metrics"] == npy_out["metrics"] == plain["metrics"]
 
 
 def test_tsv_and_jsonl_inputs(files, tmp_path):
@@ -61,8 +61,8 @@ def test_tsv_and_jsonl_inputs(files, tmp_path):
         [*base, str(tmp_path / "g.jsonl"), str(tmp_path / "a.jsonl"), "--field",
          "label"]
     )  # fmt: skip
-    assert plain["interval"] == tsv_out["interval"] == jsonl_out["interval"]
-    assert plain["interval"]["statistic"] == np.mean(a == y)
+    assert plain["metrics"] == tsv_out["metrics"] == jsonl_out["metrics"]
+    assert plain["metrics"][0]["interval"]["statistic"] == np.mean(a == y)
 
 
 def test_interval_methods(files):
@@ -73,6 +73,30 @@ def test_interval_methods(files):
         res = bootstrap_confidence_interval(
             files["y"], files["a"], n_resamples=199, method=method, random_state=0
         )
-        assert out["method"] == out["interval"]["method"] == method
+        interval = out["metrics"][0]["interval"]
+        assert out["method"] == interval["method"] == method
         ci = res.confidence_interval._asdict()
-        assert out["interval"]["confidence_interval"] == pytest.approx(ci)
+        assert interval["confidence_interval"] == pytest.approx(ci)
+
+
+def test_interval_of_several_metrics_with_groups(files, tmp_path):
+    groups = np.array([f"p{i // 4}" for i in range(files["y"].size)])
+    path = write(tmp_path / "groups.txt", groups)
+    out = main_json(
+        ["interval", files["y_txt"], files["a_txt"], "--metric", "recall,accuracy",
+         "--groups", path, "--n-resamples", "99", "--format", "json"]
+    )  # fmt: skip
+    assert out["n_groups"] == 75
+    for entry, kwargs in zip(out["metrics"], ({"average": "macro"}, None), strict=True):
+        res = bootstrap_confidence_interval(
+            files["y"],
+            files["a"],
+            metric=entry["metric"],
+            metric_kwargs=kwargs,
+            n_resamples=99,
+            random_state=0,
+            groups=groups,
+        )
+        assert entry["interval"] == res.to_dict()
+    assert out["signature"]["metric"] == "recall,accuracy"
+    assert out["signature"]["groups"] == path

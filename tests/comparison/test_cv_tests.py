@@ -453,7 +453,7 @@ def test_mx2_tests_need_pairs_of_halves(test):
     [
         (lambda: corrected_resampled_ttest(KR_A, KR_B, n_train=0, n_test=5), "n_train"),
         (
-            lambda: corrected_resampled_ttest(KR_A, KR_B, n_train=9, n_test=2.5),
+            lambda: corrected_resampled_ttest(KR_A, KR_B, n_train=9, n_test="2"),
             "n_test",
         ),
         (
@@ -489,3 +489,39 @@ def test_mx2_tests_need_pairs_of_halves(test):
 def test_bad_parameters_are_named(call, name):
     with pytest.raises(InvalidParameterError, match=rf"The '{name}' parameter"):
         call()
+
+
+@pytest.mark.parametrize("test", [corrected_resampled_ttest, bayesian_correlated_ttest])
+def test_sizes_are_counts_or_mean_counts(test):
+    # a mean size is a count; a fraction of the data is refused, with the fix
+    assert test(KR_A, KR_B, n_train=90.5, n_test=9.5) is not None
+    with pytest.raises(ValueError, match=r"n_train=0.8 is not a number of items"):
+        test(KR_A, KR_B, n_train=0.8, n_test=0.2)
+    with pytest.raises(ValueError, match=r"n_test=0.2 is not a number of items"):
+        test(KR_A, KR_B, n_train=80, n_test=0.2)
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e200, 1e300])
+def test_statistics_do_not_depend_on_the_scores_unit(scale):
+    # squares of 1e200 overflow and of 1e-200 underflow: the tests scale by a
+    # power of two first, so p-values stay those of the unscaled scores
+    a, b = np.asarray(MX2_A), np.asarray(MX2_B)
+    calls = [
+        lambda s: corrected_resampled_ttest(a * s, b * s, n_train=9, n_test=1),
+        lambda s: paired_ttest_5x2cv(a * s, b * s),
+        lambda s: combined_ftest_5x2cv(a * s, b * s),
+        lambda s: blocked_mx2cv_ttest(a * s, b * s),
+    ]
+    for call in calls:
+        base, scaled = call(1.0), call(scale)
+        assert scaled.pvalue == pytest.approx(base.pvalue, rel=1e-12)
+        assert scaled.statistic == pytest.approx(base.statistic, rel=1e-12)
+        assert scaled.mean_difference == pytest.approx(
+            base.mean_difference * scale, rel=1e-12
+        )
+    base = bayesian_correlated_ttest(a, b, n_train=9, n_test=1, rope=0.01)
+    scaled = bayesian_correlated_ttest(
+        a * scale, b * scale, n_train=9, n_test=1, rope=0.01 * scale
+    )
+    assert scaled.p_better == pytest.approx(base.p_better, rel=1e-12)
+    assert scaled.difference == pytest.approx(base.difference * scale, rel=1e-12)

@@ -2,6 +2,7 @@
 
 import functools
 import json
+import os
 import warnings
 
 import numpy as np
@@ -214,3 +215,98 @@ def test_gate_is_paired_by_default():
     ref = np.tile([1.0, 0.0, 1.0, 1.0], 50)
     res = AccuracyRegressionTest().set_reference(ref).check(ref)
     assert res.paired and res.passed and res.effect == 0.0
+
+
+# --- a saved gate is read like input ---------------------------------------------
+
+
+def _saved(tmp_path, paired=True):
+    rng = np.random.default_rng(0)
+    gate = AccuracyRegressionTest(paired=paired, theta=0.05)
+    with warnings.catch_warnings():  # the unpaired gate's warning on 50 items
+        warnings.simplefilter("ignore", UserWarning)
+        gate.set_reference((rng.random(50) < 0.8).astype(float))
+    path = tmp_path / "gate.json"
+    gate.save(path)
+    return path, json.loads(path.read_text())
+
+
+def _tamper(data, **changes):
+    return {**data, **changes}
+
+
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        (dict(alpha=float("nan")), r"key 'alpha' is nan; it must be a finite number"),
+        (dict(alpha="0.05"), r"key 'alpha' is '0.05'; it must be a finite number"),
+        (dict(alpha=True), r"key 'alpha' is True"),
+        (dict(alpha=1.5), r"'alpha' parameter of AccuracyRegressionTest"),
+        (dict(n=50.5), r"key 'n' is 50.5; it must be an integer >= 2"),
+        (dict(n=1), r"key 'n' is 1; it must be an integer >= 2"),
+        (dict(sigma_=-1.0), r"key 'sigma_' is -1.0; it must be a finite number >= 0"),
+        (dict(reference_mean=float("inf")), r"key 'reference_mean' is inf"),
+        (dict(reference_mean=0.5), r"'reference_mean' is 0.5 but the stored"),
+        (dict(paired="yes"), r"key 'paired' is 'yes'; it must be true or false"),
+        (dict(reference_scores=[0.5] * 3), r"must list the n = 50 paired"),
+        (dict(version=2), r"key 'version' is 2; this version .* reads version 1"),
+        (dict(format="something"), "is not a saved AccuracyRegressionTest"),
+        (dict(extra=1), r"keys \[\] are missing and \['extra'\] unknown"),
+    ],
+)
+def test_load_refuses_a_tampered_file(tmp_path, change, match):
+    path, data = _saved(tmp_path)
+    path.write_text(json.dumps(_tamper(data, **change)))
+    with pytest.raises(ValueError, match=match) as info:
+        AccuracyRegressionTest.load(path)
+    assert "gate.json" in str(info.value)
+
+
+def test_load_refuses_a_missing_key_and_a_bad_score(tmp_path):
+    path, data = _saved(tmp_path)
+    del data["beta"]
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=r"keys \['beta'\] are missing"):
+        AccuracyRegressionTest.load(path)
+    path, data = _saved(tmp_path)
+    data["reference_scores"][3] = None
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=r"reference_scores\[3\]: key 'score' is None"):
+        AccuracyRegressionTest.load(path)
+
+
+def test_load_unpaired_consistency(tmp_path):
+    path, data = _saved(tmp_path, paired=False)
+    path.write_text(json.dumps(_tamper(data, reference_scores=[1.0, 0.0])))
+    with pytest.raises(ValueError, match="must be null for an unpaired gate"):
+        AccuracyRegressionTest.load(path)
+    path.write_text(json.dumps(_tamper(data, sigma_=0.0)))
+    with pytest.raises(ValueError, match="needs a positive standard deviation"):
+        AccuracyRegressionTest.load(path)
+
+
+def test_load_refuses_what_is_not_a_saved_gate(tmp_path):
+    path, _ = _saved(tmp_path)
+    path.write_text('{"alpha": 0.05,')
+    with pytest.raises(ValueError, match=r"is not JSON \(line 1, column 16"):
+        AccuracyRegressionTest.load(path)
+    path.write_text("[1, 2]")
+    with pytest.raises(ValueError, match="is not a saved AccuracyRegressionTest"):
+        AccuracyRegressionTest.load(path)
+    with pytest.raises(ValueError, match="does not exist"):
+        AccuracyRegressionTest.load(tmp_path / "nothing.json")
+    with pytest.raises(ValueError, match="is a directory"):
+        AccuracyRegressionTest.load(tmp_path)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match=r"is a FIFO \(named pipe\)"):
+        AccuracyRegressionTest.load(fifo)  # refused before it is opened: no hang
+
+
+def test_load_reads_a_file_with_a_byte_order_mark(tmp_path):
+    path, data = _saved(tmp_path)
+    gate = AccuracyRegressionTest.load(path)
+    path.write_text("\ufeff" + json.dumps(data), encoding="utf-8")
+    again = AccuracyRegressionTest.load(path)
+    scores = np.r_[np.ones(40), np.zeros(10)]
+    assert again.check(scores) == gate.check(scores)

@@ -442,3 +442,153 @@ def test_kappa_statistic_from_the_cells_is_sklearns(weights):
             y1, y2, weights=weights, n_resamples=99, random_state=0
         )
         assert res.statistic == float(skm.cohen_kappa_score(y1, y2, weights=weights))
+
+
+# --- frequency weights ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "f1_macro", "cf1_macro", "mcc"])
+@pytest.mark.parametrize("clustered", [False, True])
+def test_integer_weights_are_repeated_rows(metric, clustered):
+    # the same numbers as the rows repeated, for the same seed, on every path
+    rng = np.random.default_rng(0)
+    y, (a, b) = _labels(200, 3, seed=4, n_systems=2)
+    weights = rng.integers(0, 4, y.size)
+    rows = np.repeat(np.arange(y.size), weights)
+    groups = rng.integers(0, 30, y.size) if clustered else None
+    if metric == "cf1_macro":
+        a = rng.dirichlet(np.ones(3), y.size)
+        b = rng.dirichlet(np.ones(3), y.size)
+    func = skm.matthews_corrcoef if metric == "mcc" else metric
+    options = dict(metric=func, n_resamples=99, random_state=0)
+    weighted = dict(groups=groups, metric_kwargs={"sample_weight": weights})
+    repeated = dict(groups=None if groups is None else groups[rows])
+    r1 = bootstrap_confidence_interval(y, a, **weighted, **options)
+    r2 = bootstrap_confidence_interval(y[rows], a[rows], **repeated, **options)
+    assert r1.statistic == pytest.approx(r2.statistic, abs=1e-12)
+    np.testing.assert_allclose(
+        r1.bootstrap_distribution, r2.bootstrap_distribution, atol=1e-12
+    )
+    assert r1.n_samples == r2.n_samples == weights.sum()
+    if metric != "cf1_macro":
+        p1 = paired_permutation_test(y, a, b, **weighted, **options)
+        p2 = paired_permutation_test(y[rows], a[rows], b[rows], **repeated, **options)
+        np.testing.assert_allclose(
+            p1.null_distribution, p2.null_distribution, atol=1e-12
+        )
+
+
+def test_integer_weights_counting_fewer_than_two_items():
+    with pytest.raises(ValueError, match=r"frequency\) weights that count 1 items"):
+        bootstrap_confidence_interval(
+            [0, 1, 1], [0, 1, 0], metric_kwargs={"sample_weight": [0, 1, 0]}
+        )
+
+
+# --- exact moments -------------------------------------------------------------
+
+
+def _within(sample, mean, var):
+    # the sample mean within 4 standard errors, the variance within 4 of its
+    # own (for a near-normal sample, sd(s^2) = var sqrt(2 / (R - 1)))
+    r = sample.size
+    assert abs(sample.mean() - mean) < 4 * np.sqrt(var / r)
+    assert abs(sample.var(ddof=1) - var) < 4 * var * np.sqrt(2 / (r - 1))
+
+
+@pytest.mark.parametrize("clustered", [False, True])
+def test_resamples_of_accuracy_have_the_exact_moments(clustered):
+    y, (a, b) = _labels(500, 3, seed=7, n_systems=2)
+    groups = np.random.default_rng(1).integers(0, 50, y.size) if clustered else None
+    n, options = y.size, dict(n_resamples=20000, random_state=0)
+    # permutation: each item (cluster) adds +-D/n with probability 1/2, D its
+    # items only B has right minus those only A has: mean 0, variance
+    # sum(D^2) / n^2
+    d = (b == y).astype(int) - (a == y)
+    if clustered:
+        d = np.bincount(groups, weights=d)
+    null = paired_permutation_test(y, a, b, groups=groups, **options)
+    _within(null.null_distribution, 0.0, np.sum(d**2) / n**2)
+    if not clustered:
+        # bootstrap of accuracy: a binomial share, variance p (1 - p) / n
+        p = np.mean(a == y)
+        boot = bootstrap_confidence_interval(y, a, **options)
+        _within(boot.bootstrap_distribution, p, p * (1 - p) / n)
+
+
+# --- every confusion-matrix metric on the table ----------------------------------
+
+TABLE_METRICS = [
+    ("balanced_accuracy", {}, skm.balanced_accuracy_score),
+    (
+        "balanced_accuracy",
+        {"adjusted": True},
+        functools.partial(skm.balanced_accuracy_score, adjusted=True),
+    ),
+    ("matthews_corrcoef", {}, skm.matthews_corrcoef),
+    ("cohen_kappa", {}, skm.cohen_kappa_score),
+    *[
+        (f"jaccard_{average}", {"zero_division": zero}, functools.partial(
+            skm.jaccard_score, average=average, zero_division=zero))
+        for average in ("micro", "macro", "weighted")
+        for zero in (0.0, 1.0)
+    ],
+    ("jaccard", {}, functools.partial(skm.jaccard_score, zero_division=0.0)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name, kwargs, func", TABLE_METRICS)
+@pytest.mark.filterwarnings("ignore")  # sklearn's, on degenerate resamples
+def test_every_resample_of_a_table_metric_is_sklearns(name, kwargs, func):
+    # singleton clusters draw the same items on the table path and on the
+    # item path, which calls scikit-learn's metric on each resample: the
+    # values must agree resample by resample, NaN included
+    rng = np.random.default_rng(0)
+    for trial in range(15):
+        k = 2 if name == "jaccard" else int(rng.integers(2, 5))
+        n = int(rng.integers(4, 25))
+        y = rng.integers(0, k, n)
+        pred = np.where(rng.random(n) < 0.5, y, rng.integers(0, k, n))
+        options = dict(groups=np.arange(n), n_resamples=40, random_state=trial)
+        fast = bootstrap_confidence_interval(
+            y, pred, metric=name, metric_kwargs=kwargs, **options
+        )
+        slow = bootstrap_confidence_interval(
+            y, pred, metric=func, fast=False, **options
+        )
+        assert fast.fast_path and not slow.fast_path
+        assert fast.statistic == pytest.approx(slow.statistic, abs=1e-12, nan_ok=True)
+        np.testing.assert_allclose(
+            fast.bootstrap_distribution, slow.bootstrap_distribution, atol=1e-12
+        )
+
+
+@pytest.mark.parametrize("name, kwargs, func", TABLE_METRICS[:4])
+def test_table_metrics_from_a_table(name, kwargs, func):
+    y, (a, b) = _labels(300, 3, seed=5, n_systems=2)
+    table = np.zeros((3, 3, 3), dtype=int)
+    np.add.at(table, (y, a, b), 1)
+    options = dict(metric=name, metric_kwargs=kwargs, n_resamples=99, random_state=0)
+    r1 = paired_permutation_test(y, a, b, **options)
+    r2 = paired_permutation_test_from_table(table, **options)
+    assert r1.statistic == pytest.approx(func(y, b) - func(y, a), abs=1e-12)
+    np.testing.assert_array_equal(r1.null_distribution, r2.null_distribution)
+
+
+def test_weighted_kappa_stays_on_the_item_path():
+    y, (a,) = _labels(60, 3, seed=6)
+    res = bootstrap_confidence_interval(
+        y, a, metric="cohen_kappa", metric_kwargs={"weights": "linear"},
+        n_resamples=19, random_state=0,
+    )  # fmt: skip
+    assert not res.fast_path
+    with pytest.raises(ValueError, match="weighted kappa: kappa_confidence_interval"):
+        bootstrap_confidence_interval_from_table(
+            np.ones((2, 2)), metric="cohen_kappa", metric_kwargs={"weights": "linear"}
+        )
+
+
+@pytest.mark.parametrize("name", ["accuracy_macro", "matthews_corrcoef_micro", "f1_"])
+def test_unknown_metric_names(name):
+    with pytest.raises(ValueError, match="is not a known name"):
+        bootstrap_confidence_interval([0, 1, 1], [0, 1, 0], metric=name)

@@ -406,3 +406,40 @@ def test_signed_rank_credible_interval_of_the_mean_difference():
     # the mean difference is drawn from the same weights: the probabilities
     # of the three regions are unchanged by it
     assert (round(res.p_better, 3), res.decide()) == (0.998, "B better")
+
+
+def test_signed_rank_masses_equal_the_walsh_matrices():
+    # the sorted-bounds computation against baycomp's (n + 1)^2 matrices,
+    # ties on the rope's edge included (differences rounded to 0.01)
+    from sklearn_faithful.multi_dataset._multi_dataset import (
+        _walsh_bounds,
+        _walsh_masses,
+    )
+
+    rng = np.random.default_rng(0)
+    for trial in range(200):
+        n = int(rng.integers(1, 30))
+        rope = float(rng.choice([0.0, 0.01, 0.02, 0.05]))
+        d = rng.normal(0, 0.03, n)
+        d = np.round(d, 2) if trial % 2 else d
+        z = np.r_[0.0, 0.0 * d if trial % 7 == 0 else d]
+        w = rng.dirichlet(np.ones(n + 1), size=5)
+        sums = z[:, None] + z[None, :]
+        above = (sums > 2 * rope) + 0.5 * (sums == 2 * rope)
+        below = (-sums > 2 * rope) + 0.5 * (-sums == 2 * rope)
+        expected = (np.sum((w @ below) * w, axis=1), np.sum((w @ above) * w, axis=1))
+        got = _walsh_masses(w, *_walsh_bounds(z, rope))
+        np.testing.assert_allclose(got, expected, rtol=0, atol=1e-14)
+
+
+def test_signed_rank_memory_does_not_grow_with_the_square_of_the_data_sets():
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    a = rng.random(5000)
+    b = a + rng.normal(0.001, 0.01, a.size)
+    tracemalloc.start()
+    bayesian_signed_rank_test(a, b, rope=0.001, n_samples=200, random_state=0)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 64 * 2**20  # the matrices alone would take 2 x 191 MiB
