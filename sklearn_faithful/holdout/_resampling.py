@@ -817,6 +817,19 @@ def _bca_interval(dist, statistic, jackknife, confidence_level, alternative):
     below = np.count_nonzero(values < statistic) + np.count_nonzero(values <= statistic)
     z0 = ndtri(below / (2 * values.size))
     theta, counts = jackknife
+    # as the percentile interval leaves NaN resamples out, the acceleration
+    # leaves out the items whose omission makes the metric NaN
+    kept = ~np.isnan(theta)
+    if not kept.all():
+        n_items, n_nan = float(np.sum(counts)), float(np.sum(counts[~kept]))
+        warnings.warn(
+            f"the metric was NaN without {n_nan:g} of the {n_items:g} items (one at "
+            "a time); BCa's acceleration is estimated from the others, as NaN "
+            "resamples are left out of the interval.",
+            RuntimeWarning,
+            stacklevel=5,  # past _bootstrap_interval, the function, its wrapper
+        )
+        theta, counts = theta[kept], counts[kept]
     with np.errstate(invalid="ignore", divide="ignore"):
         d = np.sum(counts * theta) / np.sum(counts) - theta
         a = np.sum(counts * d**3) / (6 * np.sum(counts * d**2) ** 1.5)
@@ -877,11 +890,21 @@ def _bootstrap_interval(
         if np.isnan(interval).any():
             warnings.warn(
                 "the BCa interval is undefined for these data (its acceleration "
-                "is 0/0: the jackknife values of the metric are all equal, or NaN); "
-                "use method='percentile' or more data.",
+                "is 0/0: the metric does not change when any one item is left "
+                "out); use method='percentile' or more data.",
                 RuntimeWarning,
                 stacklevel=4,
             )
+    low, high = interval
+    if low == high and not degenerate:
+        warnings.warn(
+            f"the interval [{low:.6g}, {high:.6g}] has zero width: more than "
+            f"{1 - confidence_level:.0%} of the resamples gave the same value. "
+            "This says the data are too few or the metric saturates, not that "
+            "it is known exactly.",
+            RuntimeWarning,
+            stacklevel=4,
+        )
     return BootstrapIntervalResult(
         statistic=statistic,
         confidence_interval=interval,
