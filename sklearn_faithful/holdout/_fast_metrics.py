@@ -103,14 +103,11 @@ def resolve_metric(metric, metric_kwargs=None):
     kwargs = dict(metric_kwargs or {})
     if isinstance(metric, str):
         base, average = metric, ""
-        if base not in _NAMES:
+        if metric not in _NAMES:  # f1_macro, jaccard_weighted, cf1_micro
             base, _, average = metric.rpartition("_")
-        if base not in _NAMES or (
-            average
-            and (
-                average not in ("micro", "macro", "weighted")
-                or base not in AVERAGED_METRIC_NAMES
-            )
+        if metric not in _NAMES and (
+            base not in AVERAGED_METRIC_NAMES
+            or average not in ("micro", "macro", "weighted")
         ):
             raise ValueError(
                 f"metric={metric!r} is not a known name; use a callable, or one of "

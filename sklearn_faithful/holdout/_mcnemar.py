@@ -22,8 +22,13 @@ from ..utils._results import (
     _ResultMixin,
     _two_sided_z,
 )
-from ..utils._validation import _check_same_items, _check_y_true, _numbers_as_numbers
-from ._resampling import _sign_test
+from ..utils._validation import (
+    _check_label_values,
+    _check_same_items,
+    _check_y_true,
+    _numbers_as_numbers,
+)
+from ._resampling import PROBABILITIES_HINT, _sign_test
 
 MCNEMAR_METHODS = ("exact", "mid-p", "asymptotic")
 
@@ -36,9 +41,11 @@ def _check_predictions(y_true, y_preds):
     arrays; nothing is modified.
     """
     y_true = _numbers_as_numbers(_check_y_true(y_true))
+    _check_label_values(y_true, "y_true")
     out = []
     for name, y_pred in y_preds.items():
         arr = _numbers_as_numbers(_check_y_true(y_pred, name=name))
+        _check_label_values(arr, name, PROBABILITIES_HINT)
         _check_same_items(arr, y_true, name)
         out.append(arr)
     return y_true, out

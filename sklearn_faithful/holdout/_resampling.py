@@ -31,6 +31,7 @@ from ..utils._validation import (
     CONFIDENCE_LEVEL,
     N_JOBS,
     RANDOM_STATE,
+    _check_label_values,
     _check_same_items,
     _check_sample_weight,
     _encode,
@@ -365,6 +366,12 @@ def _check_n_clusters(n_clusters, what, stacklevel):
     return n_clusters
 
 
+# where predicted probabilities go, said when they are given as labels
+PROBABILITIES_HINT = (
+    "to compare probabilities, use paired_bootstrap_test with metric='cf1'"
+)
+
+
 def _check_arrays(
     y_true,
     *y_preds,
@@ -372,6 +379,7 @@ def _check_arrays(
     true_name="y_true",
     min_samples=2,
     labels_only=False,
+    labels_hint="",
 ):
     """Check the true labels and the predictions of the same items.
 
@@ -403,6 +411,8 @@ def _check_arrays(
     for name, arr in ((true_name, y_true), *zip(names, out, strict=True)):
         if arr.dtype.kind == "f" and not np.isfinite(arr).all():
             raise ValueError(f"{name} contains NaN or infinity.")
+        if labels_only:
+            _check_label_values(arr, name, labels_hint)
     return y_true, out
 
 
@@ -524,11 +534,14 @@ def _fast_resampler(y_true, y_preds, spec, kwargs, weight, groups=None):
     return resampler, functools.partial(metric_from_sums, spec=spec, pos_index=pos, k=k)
 
 
-def _check_label_predictions(func, preds, names):
+def _check_label_predictions(func, y_true, preds, names):
     """scikit-learn's label metrics need 1-D labels, and would not say which."""
     if func not in LABEL_METRICS:
         return
+    _check_label_values(y_true, "y_true")
     for name, pred in zip(names, preds, strict=True):
+        if pred.ndim == 1:
+            _check_label_values(pred, name, "for probabilities use metric='cf1'")
         if pred.ndim != 1:
             raise ValueError(
                 f"{name} has shape {pred.shape}, but metric={func.__name__!r} scores "
@@ -808,6 +821,19 @@ def _bca_interval(dist, statistic, jackknife, confidence_level, alternative):
     below = np.count_nonzero(values < statistic) + np.count_nonzero(values <= statistic)
     z0 = ndtri(below / (2 * values.size))
     theta, counts = jackknife
+    # as the percentile interval leaves NaN resamples out, the acceleration
+    # leaves out the items whose omission makes the metric NaN
+    kept = ~np.isnan(theta)
+    if not kept.all():
+        n_items, n_nan = float(np.sum(counts)), float(np.sum(counts[~kept]))
+        warnings.warn(
+            f"the metric was NaN without {n_nan:g} of the {n_items:g} items (one at "
+            "a time); BCa's acceleration is estimated from the others, as NaN "
+            "resamples are left out of the interval.",
+            RuntimeWarning,
+            stacklevel=5,  # past _bootstrap_interval, the function, its wrapper
+        )
+        theta, counts = theta[kept], counts[kept]
     with np.errstate(invalid="ignore", divide="ignore"):
         d = np.sum(counts * theta) / np.sum(counts) - theta
         a = np.sum(counts * d**3) / (6 * np.sum(counts * d**2) ** 1.5)
@@ -868,11 +894,21 @@ def _bootstrap_interval(
         if np.isnan(interval).any():
             warnings.warn(
                 "the BCa interval is undefined for these data (its acceleration "
-                "is 0/0: the jackknife values of the metric are all equal, or NaN); "
-                "use method='percentile' or more data.",
+                "is 0/0: the metric does not change when any one item is left "
+                "out); use method='percentile' or more data.",
                 RuntimeWarning,
                 stacklevel=4,
             )
+    low, high = interval
+    if low == high and not degenerate:
+        warnings.warn(
+            f"the interval [{low:.6g}, {high:.6g}] has zero width: more than "
+            f"{1 - confidence_level:.0%} of the resamples gave the same value. "
+            "This says the data are too few or the metric saturates, not that "
+            "it is known exactly.",
+            RuntimeWarning,
+            stacklevel=4,
+        )
     return BootstrapIntervalResult(
         statistic=statistic,
         confidence_interval=interval,
@@ -1060,7 +1096,7 @@ def _setup(y_true, y_preds, names, groups, metric, metric_kwargs, fast):
     them and validate_params to the user's call."""
     y_true, y_preds = _check_arrays(y_true, *y_preds, names=tuple(names))
     func, kwargs, spec, weight = resolve_metric(metric, metric_kwargs)
-    _check_label_predictions(func, y_preds, names)
+    _check_label_predictions(func, y_true, y_preds, names)
     name = "metric_kwargs['sample_weight']"
     frequency = weight is not None and np.asarray(weight).dtype.kind in "iu"
     weight = _check_sample_weight(weight, y_true.shape[0], name=name)
@@ -1385,6 +1421,7 @@ def _sign_test(
         names=("y_pred_a", "y_pred_b"),
         min_samples=1,
         labels_only=True,
+        labels_hint=PROBABILITIES_HINT,
     )
     right_a, right_b = a == y_true, b == y_true
     return _sign_test_from_counts(

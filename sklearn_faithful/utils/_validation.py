@@ -190,6 +190,54 @@ def _numbers_as_numbers(labels):
     return labels
 
 
+def _refuse_booleans(values, name, what):
+    """A boolean array is not ``what`` (scores, counts): True would be 1.
+
+    ``values`` is anything ``np.asarray`` takes; a DataFrame of booleans
+    counts too.
+    """
+    dtypes = getattr(values, "dtypes", None)
+    kinds = (
+        {np.dtype(d).kind for d in dtypes}
+        if dtypes is not None and not isinstance(dtypes, np.dtype)
+        else {np.asarray(values).dtype.kind}
+    )
+    if "b" in kinds:
+        raise ValueError(
+            f"{name} holds booleans, not {what}; pass the {what} as numbers (True "
+            "would count as 1)."
+        )
+
+
+def _check_label_values(labels, name, hint=""):
+    """Refuse what cannot be a class label: non-whole numbers and None.
+
+    Predicted probabilities or scores given where labels are expected would
+    make each distinct float a class of its own, every item wrong, and the
+    test's p-value tiny; a None label (a missing prediction) would be a
+    class too. ``hint`` says where such values belong.
+    """
+    if labels.dtype.kind == "f":
+        whole = np.isfinite(labels) & (labels == np.round(labels))
+        if not whole.all():
+            i = int(np.flatnonzero(~whole)[0])
+            raise ValueError(
+                f"{name} holds {labels[i].item()!r} at item {i}, not a class label: "
+                "non-whole numbers look like scores or probabilities. Give "
+                "labels (threshold the scores first, e.g. proba >= 0.5)"
+                + (f"; {hint}" if hint else "")
+                + "."
+            )
+    elif labels.dtype == object:
+        missing = np.fromiter((v is None for v in labels), bool, labels.shape[0])
+        if missing.any():
+            i = int(np.flatnonzero(missing)[0])
+            raise ValueError(
+                f"{name} holds None at item {i}; every item needs a label (a "
+                "missing prediction is not a class)."
+            )
+
+
 def _check_y_true(y_true, name="y_true"):
     """Return ``y_true`` as a non-empty 1-D array of labels."""
     try:

@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sklearn_faithful.holdout import sign_test
+from sklearn_faithful.holdout import (
+    bootstrap_confidence_interval,
+    kappa_confidence_interval,
+    paired_permutation_test,
+    sign_test,
+)
 from sklearn_faithful.holdout._mcnemar import (
     CochransQTestResult,
     McNemarTestResult,
@@ -331,3 +336,31 @@ def test_cochrans_q_does_not_modify_its_inputs():
     for arr, copy in zip([y, *preds], copies, strict=True):
         np.testing.assert_array_equal(arr, copy)
     assert isinstance(res, CochransQTestResult)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda y, p, q: mcnemar_test(y, p, q),
+        lambda y, p, q: sign_test(y, p, q),
+        lambda y, p, q: cochrans_q_test(y, [p, q, q]),
+        lambda y, p, q: bootstrap_confidence_interval(y, p, metric="f1"),
+        lambda y, p, q: paired_permutation_test(y, p, q, metric="accuracy"),
+        lambda y, p, q: kappa_confidence_interval(y, p),
+    ],
+)
+def test_probabilities_are_not_labels(call):
+    # each distinct float would be a class, every item wrong, p tiny
+    rng = np.random.default_rng(0)
+    y, p, q = rng.integers(0, 2, 50), rng.random(50), rng.random(50)
+    with pytest.raises(ValueError, match=r"holds 0\.38.* at item 0, not a class label"):
+        call(y, p, q)
+    labels = np.array([0, None] * 25, dtype=object)
+    with pytest.raises(ValueError, match="holds None at item 1"):
+        call(y, labels, labels)
+
+
+def test_whole_floats_are_labels():
+    y = np.array([0, 1] * 10)
+    res = sign_test(y, y.astype(float), (1 - y).astype(np.float32))
+    assert res.n_a_better == 20

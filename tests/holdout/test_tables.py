@@ -367,7 +367,7 @@ GOOD = np.array([[5, 2], [1, 7]])
         ),
         (
             lambda: bootstrap_confidence_interval_from_table(
-                GOOD, metric=skm.matthews_corrcoef
+                GOOD, metric=skm.hamming_loss
             ),
             "cannot be computed from a table",
         ),
