@@ -968,9 +968,9 @@ def bootstrap_confidence_interval(
         The cluster of each item (a passage, a prompt, a patient, an image):
         items of one cluster are not independent, so each resample draws
         whole clusters with replacement, as many as there are (the cluster
-        bootstrap). With fewer than 20 clusters the interval is too narrow
-        and a warning says so (user guide, "Clustered items"). None: items
-        are independent.
+        bootstrap). With fewer than 40 clusters the interval is too narrow
+        (about 80 with unequal sizes) and a warning says so (user guide,
+        "Clustered items"). None: items are independent.
     metric : callable or str, default="accuracy"
         ``metric(y_true, y_pred, **metric_kwargs)``, a ``functools.partial``
         of one, or a name: ``"accuracy"``, ``"balanced_accuracy"``,
