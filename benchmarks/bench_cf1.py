@@ -35,6 +35,7 @@ import time
 import tracemalloc
 
 import numpy as np
+from _timing import median_time
 
 from sklearn_faithful.holdout import (
     _proba_resampler,
@@ -63,12 +64,6 @@ def floor_bootstrap(y, p, k, rng):
     for r in range(R):
         sums[r] = np.bincount(rng.integers(0, n, n), minlength=n) @ features
     return _cf1_macro(sums, k)
-
-
-def _time(func):
-    start = time.perf_counter()
-    func()
-    return time.perf_counter() - start
 
 
 def _measure(func):
@@ -137,8 +132,8 @@ def library_table(previous):
     bootstrap_confidence_interval(
         y[:100], a[:100], metric="cf1_macro", n_resamples=99
     )  # warm up imports
-    t_floor = _time(
-        functools.partial(floor_bootstrap, y, a, K, np.random.default_rng(0))
+    t_floor = median_time(
+        functools.partial(floor_bootstrap, y, a, K, np.random.default_rng(0)), 1
     )
     for i, (label, call) in enumerate(_library(y, a, b)):
         t_ours, peak = _measure(call)
