@@ -34,10 +34,8 @@ from ..utils._validation import (
     _check_label_values,
     _check_same_items,
     _check_sample_weight,
-    _encode,
     _numbers_as_numbers,
     _pos_label_index,
-    _unique_labels,
 )
 from ._fast_metrics import (
     LABEL_METRICS,
@@ -54,6 +52,7 @@ from ._fast_metrics import (
     run_resamples,
 )
 from ._options import INTERVAL_METHODS
+from ._proba_resampler import confidence_codes, confidence_features, proba_resampler
 
 
 @dataclass(frozen=True)
@@ -482,33 +481,6 @@ def _warn_degenerate(dist, what="metric", stacklevel=4):
     return False
 
 
-def _confidence_features(y_true, y_proba, spec, kwargs, weight):
-    """Per-item features of a confidence metric, or None without a fast path.
-
-    Each item contributes its diagonal mass (cTP_k), its predicted mass
-    (cTP_k + cFP_k, eq. 7 of Yacouby & Axman) and its true count (TP_k + FN_k,
-    eq. 8), times its weight.
-    """
-    proba = np.asarray(y_proba)
-    if proba.dtype.kind != "f":
-        proba = proba.astype(np.float64)
-    labels = kwargs.get("labels")
-    classes = _unique_labels(y_true) if labels is None else np.asarray(labels)
-    if proba.ndim != 2 or proba.shape[1] != classes.size:
-        return None
-    pos_index = _pos_label_index(classes, spec["pos_label"])
-    if spec["average"] == "binary" and pos_index < 0:
-        return None
-    # the metric has already accepted these labels on the full data
-    codes = _encode(y_true, classes)
-    onehot = np.zeros(proba.shape, dtype=proba.dtype)
-    onehot[np.arange(proba.shape[0]), codes] = 1
-    features = np.hstack([onehot * proba, proba, onehot])
-    if weight is not None:
-        features *= weight[:, None].astype(features.dtype, copy=False)
-    return features, classes.size, pos_index
-
-
 def _fast_resampler(y_true, y_preds, spec, kwargs, weight, groups=None):
     """``(Resampler, metric)`` for the vectorised path, or None without one.
 
@@ -518,14 +490,15 @@ def _fast_resampler(y_true, y_preds, spec, kwargs, weight, groups=None):
     if spec is None:
         return None
     if spec["kind"] == "cprf":
-        parts = [_confidence_features(y_true, y, spec, kwargs, weight) for y in y_preds]
-        if any(part is None for part in parts):
+        setup = confidence_codes(y_true, y_preds, spec, kwargs)
+        if setup is None:
             return None
-        _, k, pos = parts[0]
-        features = [part[0] for part in parts]
-        if groups is not None:
-            features = cluster_sums(features, *groups)
-        resampler = Resampler(features)
+        codes, k, pos = setup
+        if groups is None:
+            resampler = proba_resampler(codes, y_preds, k, weight)
+        else:  # each cluster's sums of its items' features
+            features = [confidence_features(codes, y, k, weight) for y in y_preds]
+            resampler = Resampler(cluster_sums(features, *groups))
     else:
         if any(np.ndim(y) != 1 for y in y_preds):
             return None
