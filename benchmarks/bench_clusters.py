@@ -100,7 +100,8 @@ def _peak_mib(func):
 
 def _data(n, n_groups, seed=0):
     rng = np.random.default_rng(seed)
-    g = rng.integers(0, n_groups, n)
+    # clusters coded 0, ..., G - 1 (a cluster no item drew is not a cluster)
+    g = np.unique(rng.integers(0, n_groups, n), return_inverse=True)[1]
     y = rng.integers(0, K, n)
     a = np.where(rng.random(n) < 0.8, y, rng.integers(0, K, n))
     b = np.where(rng.random(n) < 0.85, y, rng.integers(0, K, n))
@@ -120,7 +121,8 @@ def main():
     print(header)
     print("-" * len(header))
     options = dict(metric="f1_macro", n_resamples=R, random_state=0)
-    bootstrap_confidence_interval(*_data(100, 20)[1:3], groups=_data(100, 20)[0])
+    g, y, a, _ = _data(1000, 50)  # warm up imports and caches
+    bootstrap_confidence_interval(y, a, groups=g, n_resamples=99)
     for n in sizes:
         for n_groups in sorted({100, n // 100, n // 10}):
             g, y, a, b = _data(n, n_groups)

@@ -8,8 +8,8 @@ the suite). Entries that take data get a shared catalogue of inputs:
   string labels, a list, a pandas Series with a non-default index, read-only
   and non-contiguous arrays, float32 probabilities) must give the same value;
 - bad data (NaN, infinity, wrong shapes, empty input, negative or fractional
-  counts) must raise a ValueError or TypeError whose message names the
-  parameter;
+  counts, booleans as counts or scores, probabilities as labels) must raise
+  a ValueError or TypeError whose message names the parameter;
 
 and every entry must leave its inputs unmodified, leave numpy's global random
 state alone, and give the same result for the same seed. Parameters that are
@@ -405,6 +405,11 @@ BAD_COUNTS = {
 }
 
 
+# Numbers given as booleans (True would count as 1), and probabilities given
+# where labels are expected (each distinct float would be a class).
+BAD_BOOLEANS = {"booleans": lambda x: np.asarray(x) > np.median(x)}
+BAD_LABELS = {"probabilities as labels": lambda y: np.linspace(0.01, 0.99, len(y))}
+
 # Functions that take weighted counts (sums of sample weights), which need not
 # be whole numbers: only their per-split ratios enter.
 WEIGHTED_COUNTS = {"paired_bayes_test"}
@@ -414,11 +419,16 @@ def _bad_cases():
     for name, (family, params, _) in ENTRIES.items():
         bad = dict(BAD)
         if family in ("counts", "triples", "table", "joint table"):
-            bad = {**bad, **BAD_COUNTS}
+            bad = {**bad, **BAD_COUNTS, **BAD_BOOLEANS}
+        if family == "split scores":
+            bad = {**bad, **BAD_BOOLEANS}
         if name in WEIGHTED_COUNTS:
             del bad["fractional"]
         for position, param in enumerate(params):
-            for case in bad:
+            cases = dict(bad)
+            if family == "labels" and position > 0:
+                cases.update(BAD_LABELS)
+            for case in cases:
                 yield name, position, param, case
 
 
@@ -426,7 +436,7 @@ def _bad_cases():
 def test_bad_data_gets_an_error_naming_the_parameter(name, position, param, case):
     family, params, call = ENTRIES[name]
     data = list(_canonical(family, len(params)))
-    bad = {**BAD, **BAD_COUNTS}[case]
+    bad = {**BAD, **BAD_COUNTS, **BAD_BOOLEANS, **BAD_LABELS}[case]
     if case == "infinity" and family == "y_proba" and position == 0:
         pytest.skip("infinity is not a float label here: covered by NaN")
     if family == "split" and case == "one axis too many":

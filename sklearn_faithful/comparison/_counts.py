@@ -18,7 +18,12 @@ from sklearn.utils import indexable
 
 from ..model_selection._design import _cv_result_splits
 from ..utils._compat import Interval, StrOptions, _safe_split, validate_params
-from ..utils._validation import _check_classes, _check_sample_weight, _check_y_true
+from ..utils._validation import (
+    _check_classes,
+    _check_sample_weight,
+    _check_y_true,
+    _refuse_booleans,
+)
 from ._options import CORRELATIONS
 
 # The ranges of the two correlations that Wang & Li (2019, section 2.3) average
@@ -195,7 +200,8 @@ def _check_counts(counts, name="counts", *, allow_per_class=True, whole=True):
             f"{name} must be an array of shape (n_splits, 3) or (n_splits, 4) with "
             "columns TP, FP, FN[, TN]."
         ) from exc
-    if arr.dtype == object or arr.dtype.kind not in "biuf":
+    _refuse_booleans(arr, name, "counts")
+    if arr.dtype == object or arr.dtype.kind not in "iuf":
         raise ValueError(
             f"{name} must hold numbers; got dtype {arr.dtype!s}. Rows are "
             "(TP, FP, FN[, TN]) per split."

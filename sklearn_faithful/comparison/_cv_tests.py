@@ -37,7 +37,7 @@ from ..utils._results import (
     _interval_text,
     _ResultMixin,
 )
-from ..utils._validation import ALTERNATIVE, CONFIDENCE_LEVEL, ROPE
+from ..utils._validation import ALTERNATIVE, CONFIDENCE_LEVEL, ROPE, _refuse_booleans
 from ._paired import _difference_probabilities, _DifferencePosteriorMixin
 
 # items per split: a count, or the mean count when splits differ (90.5); a
@@ -249,7 +249,8 @@ def _check_split_scores(scores_a, scores_b):
     arrays = []
     for name, scores in (("scores_a", scores_a), ("scores_b", scores_b)):
         arr = np.asarray(scores)
-        if arr.dtype.kind not in "biuf":
+        _refuse_booleans(arr, name, "scores")
+        if arr.dtype.kind not in "iuf":
             raise ValueError(
                 f"{name} must hold one number per split; got dtype {arr.dtype!s}."
             )

@@ -685,14 +685,9 @@ class ModelBasedMetricTest(BaseEstimator):
         self.positive_label = positive_label
 
     def _validate_params(self):
+        # lam=True is refused there: no constraint of the package takes a bool
+        # it does not declare (utils/_compat.Interval)
         _validate_init_params(self)
-        if isinstance(self.lam, bool):
-            # bool is a Real to Python and the interval [0, 1] holds True
-            raise ValueError(
-                f"The 'lam' parameter of ModelBasedMetricTest must be 'auto' or a "
-                f"float in [0, 1]; got {self.lam!r}, a bool. Pass lam=1.0 for "
-                "classical PPI or lam='auto' for PPI++."
-            )
         if self.method != "ppi" and not (
             isinstance(self.lam, Real)
             and not isinstance(self.lam, bool)

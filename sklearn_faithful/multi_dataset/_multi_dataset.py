@@ -25,6 +25,7 @@ from ..utils._results import (
 from ..utils._validation import (
     RANDOM_STATE,
     ROPE,
+    _refuse_booleans,
     _validate_init_params,
     check_matplotlib,
 )
@@ -61,6 +62,7 @@ def _check_scores(scores, names=None):
         if np.ndim(scores) == 2
         else None
     )
+    _refuse_booleans(scores, "scores", "scores")
     try:
         arr = np.asarray(scores, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -99,6 +101,7 @@ def _check_scores(scores, names=None):
 
 def _check_score_vector(scores, name):
     """Return ``scores`` as a 1-D float array of finite per-data-set scores."""
+    _refuse_booleans(scores, name, "scores")
     try:
         arr = np.asarray(scores, dtype=np.float64)
     except (TypeError, ValueError) as exc:

@@ -190,6 +190,25 @@ def _numbers_as_numbers(labels):
     return labels
 
 
+def _refuse_booleans(values, name, what):
+    """A boolean array is not ``what`` (scores, counts): True would be 1.
+
+    ``values`` is anything ``np.asarray`` takes; a DataFrame of booleans
+    counts too.
+    """
+    dtypes = getattr(values, "dtypes", None)
+    kinds = (
+        {np.dtype(d).kind for d in dtypes}
+        if dtypes is not None and not isinstance(dtypes, np.dtype)
+        else {np.asarray(values).dtype.kind}
+    )
+    if "b" in kinds:
+        raise ValueError(
+            f"{name} holds booleans, not {what}; pass the {what} as numbers (True "
+            "would count as 1)."
+        )
+
+
 def _check_label_values(labels, name, hint=""):
     """Refuse what cannot be a class label: non-whole numbers and None.
 

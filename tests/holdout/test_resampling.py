@@ -362,3 +362,36 @@ def test_paired_tests_type_one_error_near_alpha(test):
         rejections += res.pvalue <= 0.05
     se = np.sqrt(0.05 * 0.95 / sims)
     assert abs(rejections / sims - 0.05) < 4 * se
+
+
+def test_zero_width_interval_warns_whatever_its_value():
+    # 29 of 30 right: most resamples of F1 (of class 0, the rare one) are 1,
+    # so the percentile interval collapses without every resample being 1
+    y = np.r_[np.zeros(3, int), np.ones(27, int)]
+    pred = y.copy()
+    pred[0] = 1
+    with pytest.warns(RuntimeWarning, match=r"has zero width") as record:
+        res = bootstrap_confidence_interval(
+            y, pred, metric="recall", n_resamples=999, random_state=0
+        )
+    assert res.confidence_interval.low == res.confidence_interval.high == 1.0
+    assert all(w.filename == __file__ for w in record)
+
+
+def _accuracy_given_a_positive(y_true, y_pred):
+    """Accuracy, undefined (NaN) on data without a positive item."""
+    return np.mean(y_true == y_pred) if (y_true == 1).any() else np.nan
+
+
+def test_bca_leaves_out_nan_jackknife_values_as_percentile_does():
+    # without the only positive item the metric is NaN: BCa's acceleration
+    # uses the other items, as the interval uses the other resamples
+    rng = np.random.default_rng(0)
+    y = np.r_[1, np.zeros(39, int)]
+    pred = np.where(rng.random(40) < 0.8, y, 1 - y)
+    with pytest.warns(RuntimeWarning, match=r"NaN without 1 of the 40 items"):
+        res = bootstrap_confidence_interval(
+            y, pred, metric=_accuracy_given_a_positive, method="bca",
+            n_resamples=999, random_state=0,
+        )  # fmt: skip
+    assert np.isfinite(res.confidence_interval).all()

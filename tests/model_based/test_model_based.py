@@ -647,7 +647,7 @@ def test_ppi_coverage_when_errors_depend_on_the_real_label(paired):
 @pytest.mark.parametrize("lam", [True, False])
 def test_ppi_rejects_bool_lam(lam):
     """A bool is a Real to Python; lam=True must not silently mean 1.0."""
-    with pytest.raises(ValueError, match="'lam' parameter.*a bool"):
+    with pytest.raises(ValueError, match=r"'lam' parameter.* Got (True|False) instead"):
         ModelBasedMetricTest(None, method="ppi", lam=lam).test_labels(
             [0, 1, 1, 0],
             [1, 1, 0, 1],

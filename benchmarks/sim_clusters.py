@@ -1,0 +1,522 @@
+"""Coverage and level of the cluster bootstrap and permutation (``groups=``).
+
+What it measures. Items come in G clusters (questions on one passage, scans
+of one patient). Two parts:
+
+1. Coverage of the 95% interval of one system's accuracy and macro F1 (3
+   classes, shares 0.5/0.3/0.2), from :func:`bootstrap_confidence_interval`
+   with ``groups`` (the cluster bootstrap) and without (the naive item
+   bootstrap). Each cluster draws its own probability of a correct
+   prediction, with mean 0.8 and intra-cluster correlation ICC = Var(p_c) /
+   (0.8 * 0.2): logit-normal (``expit(mu + sigma Z)``, mu and sigma solved by
+   Gauss-Hermite quadrature) or Beta(a, b) with a + b = 1 / ICC - 1. A wrong
+   prediction is one of the two other classes, at random. The truth is the
+   population metric, exact: accuracy 0.8, and macro F1 of the expected
+   table ``P(y=j, yhat=k) = pi_j (0.8 if j == k else 0.1)``. Also the mean
+   width of the interval. BCa in the cells marked so.
+2. Rate of p <= 0.05 (two-sided) of :func:`paired_permutation_test` and
+   :func:`paired_bootstrap_test`, accuracy difference, with and without
+   ``groups``. System s is right on item i of cluster c with probability
+   ``expit(mu + u_c + e_i -+ d_c / 2)`` (A with -, B with +): u_c ~ N(0, 1)
+   a cluster difficulty both systems share, e_i ~ N(0, 1) an item
+   difficulty both share, d_c ~ N(0, s_d) the cluster's A-B difference,
+   mean zero, so that A and B are exchangeable cluster by cluster (H0).
+   s_d is solved for the ICC of the per-item difference D_i = [B right] -
+   [A right]: ICC_D = Var(E[D | c]) / Var(D). The power cell adds to B's
+   logit the shift that makes B's accuracy 0.05 higher.
+
+Designs: equal clusters of m items (G of 25, or 200 of 3), and unequal
+sizes, geometric with the same mean (redrawn each data set). The tuning
+cells (logit-normal, equal sizes) set the threshold: the smallest G of the
+grid from which on every tuning cell has the cluster interval's coverage >=
+93% (accuracy and macro F1) and the cluster tests' level <= 6.5%, strictly and
+within one Monte-Carlo standard error (a cell fails when it misses the bound
+by more than one s.e.). The
+held-out cells (unequal sizes, the Beta generator, 200 unequal clusters)
+played no part in it and are reported apart.
+
+999 resamples per interval or test (stated in the output). Monte-Carlo
+standard errors ``sqrt(p (1 - p) / reps)``. Replicates per cell: 1,000 in the
+tuning cells with G >= 10 (s.e. <= 0.8 points at 93%, 0.7 at 5%), 500 in the
+G = 5, 200 x 3, ICC = 0, power and held-out cells (s.e. about 1 point).
+
+Run::
+
+    python benchmarks/sim_clusters.py              # about 40 min, shared 2 cores
+    python benchmarks/sim_clusters.py --scale 0.1  # a tenth of the replicates
+
+Seeded (``SeedSequence([20261126, crc32(cell), rep])``, so a replicate is the
+same whatever the total) and resumable: each finished chunk of 100
+replicates of a cell is appended as one JSON line to
+``benchmarks/results/sim_clusters.jsonl`` and skipped on rerun. The table is
+in doc/holdout.rst ("Clustered items").
+"""
+
+import argparse
+import functools
+import json
+import os
+import time
+import warnings
+import zlib
+
+import numpy as np
+from numpy.polynomial.hermite_e import hermegauss
+from scipy.optimize import brentq
+from scipy.special import expit
+
+from sklearn_faithful.holdout import (
+    bootstrap_confidence_interval,
+    paired_bootstrap_test,
+    paired_permutation_test,
+)
+
+CACHE = os.path.join(os.path.dirname(__file__), "results", "sim_clusters.jsonl")
+BASE_SEED = 20261126
+N_RESAMPLES = 999
+LEVEL = 0.95
+ALPHA = 0.05
+CHUNK = 100
+ACC = 0.8
+PI = np.array([0.5, 0.3, 0.2])  # class shares
+COVERAGE_FLOOR, LEVEL_CEILING = 0.93, 0.065
+G_GRID = (5, 10, 15, 20, 30, 40, 60)
+
+# Gauss-Hermite nodes and weights for E[f(Z)], Z ~ N(0, 1)
+_Z, _W = hermegauss(60)
+_W = _W / _W.sum()
+
+
+@functools.cache
+def _logitnormal(icc, mean=ACC):
+    """(mu, sigma) of expit(mu + sigma Z) with this mean and ICC."""
+
+    def mu_of(sigma):
+        return brentq(lambda mu: _W @ expit(mu + sigma * _Z) - mean, -20, 20)
+
+    def icc_of(sigma):
+        p = expit(mu_of(sigma) + sigma * _Z)
+        return (_W @ p**2 - mean**2) / (mean * (1 - mean))
+
+    sigma = brentq(lambda s: icc_of(s) - icc, 1e-4, 20)
+    return mu_of(sigma), sigma
+
+
+def _true_f1_macro(acc=ACC):
+    table = np.outer(PI, np.full(3, (1 - acc) / 2))
+    np.fill_diagonal(table, PI * acc)  # P(y=j, yhat=k)
+    tp = np.diag(table)
+    return float(np.mean(2 * tp / (table.sum(0) + table.sum(1))))
+
+
+TRUTH = {"accuracy": ACC, "f1_macro": _true_f1_macro()}
+
+
+def _sizes(rng, design, n_clusters, size):
+    if design == "equal":
+        return np.full(n_clusters, size)
+    return rng.geometric(1 / size, n_clusters)  # mean `size`, at least 1
+
+
+def _labels(rng, correct):
+    """True labels (shares PI) and predictions right where ``correct``."""
+    n = correct.size
+    y = rng.choice(3, size=n, p=PI)
+    wrong = (y + 1 + rng.integers(0, 2, n)) % 3
+    return y, np.where(correct, y, wrong)
+
+
+# --- part 1: coverage --------------------------------------------------------
+
+
+def coverage_data(rng, cell):
+    sizes = _sizes(rng, cell["design"], cell["G"], cell["m"])
+    groups = np.repeat(np.arange(sizes.size), sizes)
+    icc = cell["icc"]
+    if icc == 0:
+        p = np.full(sizes.size, ACC)
+    elif cell["gen"] == "beta":
+        total = 1 / icc - 1
+        p = rng.beta(ACC * total, (1 - ACC) * total, sizes.size)
+    else:
+        mu, sigma = _logitnormal(icc)
+        p = expit(mu + sigma * rng.standard_normal(sizes.size))
+    y, pred = _labels(rng, rng.random(groups.size) < p[groups])
+    return y, pred, groups
+
+
+def coverage_rep(rng, cell):
+    y, pred, groups = coverage_data(rng, cell)
+    seed = int(rng.integers(2**31))
+    out = {}
+    for metric, short in (("accuracy", "acc"), ("f1_macro", "f1")):
+        for name, g in (("cluster", groups), ("naive", None)):
+            method = "bca" if cell.get("bca") and g is not None else "percentile"
+            res = bootstrap_confidence_interval(
+                y,
+                pred,
+                groups=g,
+                metric=metric,
+                method=method,
+                n_resamples=N_RESAMPLES,
+                random_state=seed,
+            )
+            intervals = {name: res.confidence_interval}
+            if method == "bca":  # the percentile interval of the same resamples
+                dist = res.bootstrap_distribution
+                alpha = (1 - LEVEL) / 2
+                intervals = {
+                    name: tuple(np.nanquantile(dist, [alpha, 1 - alpha])),
+                    name + " bca": res.confidence_interval,
+                }
+            for key, (low, high) in intervals.items():
+                out[f"{short} {key}"] = (
+                    float(low <= TRUTH[metric] <= high),
+                    float(high - low),
+                )
+    return out
+
+
+# --- part 2: level and power -------------------------------------------------
+
+MU, S_U, S_E = 1.6, 1.0, 1.0
+
+
+@functools.cache
+def _grid3():
+    """Nodes (u, e, d) and weights of a 3-d Gauss-Hermite rule."""
+    z, w = hermegauss(30)
+    w = w / w.sum()
+    return np.stack(np.meshgrid(z, z, z, indexing="ij")), np.einsum(
+        "i,j,k->ijk", w, w, w
+    )
+
+
+def _paired_moments(s_d, shift=0.0):
+    """(ICC_D, accuracy of A, accuracy of B) by quadrature over u, e, d."""
+    (u, e, d), w = _grid3()
+    base = MU + S_U * u + S_E * e
+    pa = expit(base - s_d * d / 2)
+    pb = expit(base + s_d * d / 2 + shift)
+    diff = pb - pa
+    mean_d = np.sum(w * diff)
+    # E[D | c] averages e out: axes (u, e, d) -> (u, d)
+    w_c = w.sum(axis=1)
+    cond = np.einsum("ijk,ijk->ik", w, diff) / w_c
+    between = np.sum(w_c * (cond - mean_d) ** 2)
+    total = np.sum(w * (pa + pb - 2 * pa * pb)) - mean_d**2
+    return between / total, np.sum(w * pa), np.sum(w * pb)
+
+
+@functools.cache
+def _s_d(icc_d):
+    if icc_d == 0:
+        return 0.0
+    return brentq(lambda s: _paired_moments(s)[0] - icc_d, 1e-4, 20)
+
+
+@functools.cache
+def _shift(s_d, gain):
+    """The shift of B's logit that makes B's accuracy ``gain`` above A's."""
+
+    def excess(t):
+        _, acc_a, acc_b = _paired_moments(s_d, t)
+        return acc_b - acc_a - gain
+
+    return brentq(excess, 0, 5)
+
+
+def paired_data(rng, cell):
+    sizes = _sizes(rng, cell["design"], cell["G"], cell["m"])
+    groups = np.repeat(np.arange(sizes.size), sizes)
+    s_d = _s_d(cell["icc"])
+    shift = _shift(s_d, cell["gain"]) if cell["gain"] else 0.0
+    n = groups.size
+    u = rng.standard_normal(sizes.size)[groups]
+    d = s_d * rng.standard_normal(sizes.size)[groups]
+    base = MU + S_U * u + S_E * rng.standard_normal(n)
+    y = rng.choice(3, size=n, p=PI)
+    preds = []
+    for logit in (base - d / 2, base + d / 2 + shift):
+        right = rng.random(n) < expit(logit)
+        preds.append(np.where(right, y, (y + 1 + rng.integers(0, 2, n)) % 3))
+    return y, *preds, groups
+
+
+def paired_rep(rng, cell):
+    y, a, b, groups = paired_data(rng, cell)
+    seed = int(rng.integers(2**31))
+    out = {}
+    for test, short in (
+        (paired_permutation_test, "perm"),
+        (paired_bootstrap_test, "boot"),
+    ):
+        for name, g in (("cluster", groups), ("naive", None)):
+            res = test(y, a, b, groups=g, n_resamples=N_RESAMPLES, random_state=seed)
+            out[f"{short} {name}"] = (float(res.pvalue <= ALPHA), 0.0)
+    return out
+
+
+# --- the cells ---------------------------------------------------------------
+
+
+def _cell(
+    part, design, G, m, icc, *, gen="logitnormal", reps=1000, role="tuning", **kw
+):
+    return dict(
+        part=part, design=design, G=G, m=m, icc=icc, gen=gen, reps=reps, role=role, **kw
+    )
+
+
+CELLS = (
+    # coverage, tuning: logit-normal, equal sizes
+    [
+        _cell(
+            "coverage",
+            "equal",
+            G,
+            25,
+            icc,
+            bca=G in (10, 20, 40) and icc == 0.3,
+            reps=500 if G == 5 else 1000,
+        )
+        for icc in (0.1, 0.3)
+        for G in G_GRID
+    ]
+    + [_cell("coverage", "equal", 200, 3, icc, reps=500) for icc in (0.1, 0.3)]
+    # no clustering: what the cluster bootstrap costs
+    + [
+        _cell("coverage", "equal", G, m, 0.0, reps=500, role="icc0")
+        for G, m in ((5, 25), (20, 25), (200, 3))
+    ]
+    # level, tuning
+    + [
+        _cell("level", "equal", G, 25, icc, gain=0.0, reps=500 if G == 5 else 1000)
+        for icc in (0.1, 0.3)
+        for G in G_GRID
+    ]
+    + [_cell("level", "equal", 200, 3, 0.3, gain=0.0, reps=500)]
+    + [_cell("level", "equal", 20, 25, 0.0, gain=0.0, reps=500, role="icc0")]
+    # power at one alternative
+    + [_cell("level", "equal", 40, 25, 0.1, gain=0.05, reps=500, role="power")]
+    # held out from the threshold
+    + [
+        _cell("coverage", "geometric", G, 25, icc, reps=500, role="held-out")
+        for icc in (0.1, 0.3)
+        for G in (10, 20, 40, 80)
+    ]
+    + [_cell("coverage", "geometric", 200, 3, 0.3, reps=500, role="held-out")]
+    + [
+        _cell("coverage", "equal", G, 25, 0.3, gen="beta", reps=500, role="held-out")
+        for G in (10, 20, 40, 80)
+    ]
+    + [
+        _cell("level", "geometric", G, 25, 0.3, gain=0.0, reps=500, role="held-out")
+        for G in (10, 20, 40, 80)
+    ]
+)
+
+
+def _key(cell):
+    fields = ("part", "design", "G", "m", "icc", "gen", "gain", "bca")
+    return "|".join(f"{f}={cell.get(f)}" for f in fields)
+
+
+def run_chunk(cell, chunk):
+    seed_key = zlib.crc32(_key(cell).encode())
+    rep_fn = coverage_rep if cell["part"] == "coverage" else paired_rep
+    hits, widths = {}, {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # few clusters, on purpose
+        for rep in range(chunk * CHUNK, (chunk + 1) * CHUNK):
+            rng = np.random.default_rng(
+                np.random.SeedSequence([BASE_SEED, seed_key, rep])
+            )
+            for name, (hit, width) in rep_fn(rng, cell).items():
+                hits[name] = hits.get(name, 0.0) + hit
+                widths[name] = widths.get(name, 0.0) + width
+    return dict(cell=_key(cell), chunk=chunk, size=CHUNK, hits=hits, widths=widths)
+
+
+def load():
+    done = {}
+    if os.path.exists(CACHE):
+        with open(CACHE) as f:
+            for line in f:
+                rec = json.loads(line)
+                done[(rec["cell"], rec["chunk"])] = rec
+    return done
+
+
+def collect(done, cell, reps):
+    """(replicates, rate, mean width) of the chunks done; (0, {}, {}) if none."""
+    recs = [done[k] for c in range(reps // CHUNK) if (k := (_key(cell), c)) in done]
+    n = sum(r["size"] for r in recs)
+    if not n:
+        return 0, {}, {}
+    names = list(recs[0]["hits"])
+    rate = {k: sum(r["hits"][k] for r in recs) / n for k in names}
+    width = {k: sum(r["widths"][k] for r in recs) / n for k in names}
+    return n, rate, width
+
+
+def _se(p, n):
+    return np.sqrt(p * (1 - p) / n)
+
+
+def _label(cell):
+    design = f"{cell['G']} x {cell['m']}"
+    if cell["design"] == "geometric":
+        design = f"{cell['G']} x geom({cell['m']})"
+    return design
+
+
+def _heading(cell):
+    if cell["role"] == "tuning":
+        return "tuning: logit-normal, equal sizes"
+    if cell["role"] == "icc0":
+        return "no clustering (ICC 0)"
+    if cell["role"] == "power":
+        return "power"
+    if cell["gen"] == "beta":
+        return "held out: Beta, equal sizes"
+    return "held out: logit-normal, unequal sizes"
+
+
+def report(done, scale):
+    out = []
+
+    def reps_of(c):
+        return max(CHUNK, int(round(c["reps"] * scale / CHUNK)) * CHUNK)
+
+    out.append(
+        f"sim_clusters.py, seed {BASE_SEED}, {N_RESAMPLES} resamples, "
+        f"{LEVEL:.0%} intervals, tests at {ALPHA}"
+    )
+    out.append(
+        f"\nCoverage (s.e.) of the {LEVEL:.0%} percentile interval; truth: accuracy "
+        f"{ACC}, macro F1 {TRUTH['f1_macro']:.4f}.\nG x m: G clusters of m items; "
+        "geom(m): geometric sizes, mean m.\nwidth: mean width of the accuracy "
+        "interval, cluster / naive."
+    )
+    out.append(
+        f"{'design':<15}{'ICC':>4}{'reps':>5}{'acc cluster':>15}{'acc naive':>15}"
+        f"{'width':>13}{'F1 cluster':>15}{'F1 naive':>15}"
+    )
+    heading, bca_rows = None, []
+    for cell in CELLS:
+        if cell["part"] != "coverage":
+            continue
+        n, rate, width = collect(done, cell, reps_of(cell))
+        if not n:
+            continue
+
+        def cov(c, n=n, rate=rate):
+            return f"{rate[c]:>7.3f} ({_se(rate[c], n):.3f})"
+
+        if _heading(cell) != heading:
+            heading = _heading(cell)
+            out.append(f"-- {heading}")
+        out.append(
+            f"{_label(cell):<15}{cell['icc']:>4}{n:>5}{cov('acc cluster')}"
+            f"{cov('acc naive')}{width['acc cluster']:>7.3f}/{width['acc naive']:.3f}"
+            f"{cov('f1 cluster')}{cov('f1 naive')}"
+        )
+        if "acc cluster bca" in rate:
+            bca_rows.append(
+                f"{_label(cell):<15}{cell['icc']:>4}{n:>5}"
+                + "".join(
+                    cov(c)
+                    for c in ("acc cluster", "acc cluster bca", "f1 cluster")
+                    + ("f1 cluster bca",)
+                )
+            )
+    out.append("\nCoverage (s.e.) of the cluster bootstrap: percentile and BCa")
+    out.append(
+        f"{'design':<15}{'ICC':>4}{'reps':>5}{'acc pct':>15}{'acc BCa':>15}"
+        f"{'F1 pct':>15}{'F1 BCa':>15}"
+    )
+    out.extend(bca_rows)
+    out.append(
+        "\nRate of p <= 0.05 (s.e.), accuracy difference B - A: level (gain 0) "
+        "or power (B 0.05 better)"
+    )
+    cols = ["perm cluster", "perm naive", "boot cluster", "boot naive"]
+    out.append(
+        f"{'design':<15}{'ICC_D':>6}{'gain':>5}{'reps':>5}"
+        + "".join(f"{c:>15}" for c in cols)
+    )
+    heading = None
+    for cell in CELLS:
+        if cell["part"] != "level":
+            continue
+        n, rate, _ = collect(done, cell, reps_of(cell))
+        if not n:
+            continue
+        if _heading(cell) != heading:
+            heading = _heading(cell)
+            out.append(f"-- {heading}")
+        row = "".join(f"{rate[c]:>7.3f} ({_se(rate[c], n):.3f})" for c in cols)
+        out.append(f"{_label(cell):<15}{cell['icc']:>6}{cell['gain']:>5}{n:>5}{row}")
+    # the threshold: the smallest G of the grid from which on every tuning
+    # cell holds; strictly, and with a cell failing only when it misses the
+    # bound by more than one Monte-Carlo standard error
+    for slack, rule in ((0, "strictly"), (1, "within one s.e.")):
+        ok = {G: True for G in G_GRID}
+        for cell in CELLS:
+            if cell["role"] != "tuning" or cell["G"] not in ok:
+                continue
+            n, rate, _ = collect(done, cell, reps_of(cell))
+            if not n:
+                ok[cell["G"]] = False  # not measured yet
+                continue
+            if cell["part"] == "coverage":
+                worst = min(rate["acc cluster"], rate["f1 cluster"])
+                good = worst + slack * _se(worst, n) >= COVERAGE_FLOOR
+            else:
+                worst = max(rate["perm cluster"], rate["boot cluster"])
+                good = worst - slack * _se(worst, n) <= LEVEL_CEILING
+            ok[cell["G"]] &= bool(good)
+        threshold = next(
+            (G for G in G_GRID if all(ok[g] for g in G_GRID if g >= G)), None
+        )
+        out.append(
+            f"{'' if slack else chr(10)}Threshold, {rule} (tuning cells; coverage "
+            f">= {COVERAGE_FLOOR:.0%} and level <= {LEVEL_CEILING:.1%} for every G "
+            f"of {G_GRID} from it on): G = {threshold}"
+        )
+    return "\n".join(out)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="multiply every cell's replicates (chunks of 100)",
+    )
+    args = parser.parse_args()
+    done = load()
+    os.makedirs(os.path.dirname(CACHE), exist_ok=True)
+    start = time.perf_counter()
+    for cell in CELLS:
+        reps = max(CHUNK, int(round(cell["reps"] * args.scale / CHUNK)) * CHUNK)
+        for chunk in range(reps // CHUNK):
+            if (_key(cell), chunk) in done:
+                continue
+            t = time.perf_counter()
+            rec = run_chunk(cell, chunk)
+            done[(rec["cell"], chunk)] = rec
+            with open(CACHE, "a") as f:
+                f.write(json.dumps(rec) + "\n")
+            print(
+                f"{_key(cell)} chunk {chunk}: {time.perf_counter() - t:.1f} s",
+                flush=True,
+            )
+    print(report(done, args.scale))
+    print(f"\nwall {time.perf_counter() - start:.0f} s this run")
+
+
+if __name__ == "__main__":
+    main()
