@@ -12,6 +12,7 @@ runs.
 
 import argparse
 import os
+import re
 import sys
 import warnings
 
@@ -42,7 +43,34 @@ def build_parser():
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
-    print(f"sklearn-faithful: warning: {message}", file=sys.stderr)
+    kind = "note" if category.__name__ == "InputNote" else "warning"
+    print(f"sklearn-faithful: {kind}: {cli_words(str(message))}", file=sys.stderr)
+
+
+def _command_parser(parser, command):
+    """The parser of ``command``, a sub-parser of ``parser``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[command]
+    raise KeyError(command)  # pragma: no cover
+
+
+def _file_arguments(parser, args):
+    """{path: its name on the command line} of every str argument of ``args``:
+    ``GOLD``, ``SYS_A``, ``--groups`` (a file named by two takes the first)."""
+    out = {}
+    for action in _command_parser(parser, args.command)._actions:
+        value = getattr(args, action.dest, None)
+        name = action.option_strings[-1] if action.option_strings else action.metavar
+        name = name or action.dest.upper()
+        if isinstance(name, tuple):
+            name = name[0]
+        if isinstance(value, list):  # compare's FILE...: GOLD SYS_A SYS_B ...
+            for i, v in enumerate(value):
+                out.setdefault(v, "GOLD" if i == 0 else f"SYS_{chr(64 + i)}")
+        elif isinstance(value, str):
+            out.setdefault(value, name)
+    return out
 
 
 def _output(args):
@@ -61,21 +89,34 @@ def _output(args):
 
 def main(argv=None):
     """Run the command line; return the exit status."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    cli_words.options = _options(parser, args.command)
     try:
         if args.command == _demo.NAME:
             _demo.run(args)  # prints as it goes
         else:
-            from ._io import InputError
+            from . import _io
+            from ._io import InputError, InputNote, InputWarning
 
+            _io.ARGUMENTS = _file_arguments(parser, args)
             try:
                 with warnings.catch_warnings():
                     warnings.showwarning = _show_warning
+                    for category in (InputNote, InputWarning):
+                        warnings.simplefilter("always", category)
                     output = _output(args)
-            except (InputError, ValueError, TypeError) as exc:
+            except (InputError, ValueError, TypeError, MemoryError) as exc:
                 # bad input (our readers), or a value the package's functions
-                # refuse (they name the parameter and the fix): no traceback
-                print(f"sklearn-faithful {args.command}: error: {exc}", file=sys.stderr)
+                # refuse (they name the parameter and the fix, in the words of
+                # Python: cli_words puts them in the command line's)
+                text = str(exc) if isinstance(exc, InputError) else cli_words(str(exc))
+                if isinstance(exc, MemoryError):
+                    text = (
+                        "not enough memory for these inputs; use smaller files or "
+                        "options (such as --n-resamples)."
+                    )
+                print(f"sklearn-faithful {args.command}: error: {text}", file=sys.stderr)
                 return 2
             print(output)
         sys.stdout.flush()
@@ -86,6 +127,45 @@ def main(argv=None):
         os.dup2(devnull, sys.stdout.fileno())
         return 141  # 128 + SIGPIPE, as a shell reports it
     return 0
+
+
+def _options(parser, command):
+    """{Python parameter name: option} of ``command``: ``{"pos_label":
+    "--pos-label", ...}``."""
+    return {
+        action.dest: action.option_strings[-1]
+        for action in _command_parser(parser, command)._actions
+        if action.option_strings and action.dest != "help"
+    }
+
+
+# NumPy scalars as repr shows them: np.float64(nan) -> nan
+_NUMPY_SCALAR = re.compile(r"np\.(?:float|int|uint|bool|str)_?\d*\(([^()]*)\)")
+# the methods of the Python API that a message may tell to call
+_API_CALL = re.compile(r" (?:to|from|of) (?:from_rates|from_summary|test_labels|fit)\b")
+
+
+def cli_words(message):
+    """A message of the package's functions, in the words of the command line.
+
+    ``name=value`` of a parameter that is an option becomes ``--option
+    value``, a parameter's name with an underscore becomes the option, the
+    Python methods a message names are dropped, and NumPy scalars print as
+    plain numbers. ``cli_words.options`` maps parameters to options (set by
+    :func:`main` for the command that runs).
+    """
+    message = _NUMPY_SCALAR.sub(r"\1", message)
+    options = getattr(cli_words, "options", {})
+
+    def assignment(match):
+        name, value = match.group(1), match.group(2).strip("'\"")
+        return f"{options[name]} {value}" if name in options else match.group(0)
+
+    message = re.sub(r"\b([a-z_]+)=('[^']*'|\"[^\"]*\"|[\w.+-]+)", assignment, message)
+    for name, option in options.items():
+        if "_" in name:
+            message = re.sub(rf"(?<![\w-])'?{name}'?(?![\w=])", option, message)
+    return _API_CALL.sub("", message)
 
 
 if __name__ == "__main__":  # pragma: no cover
