@@ -93,8 +93,8 @@ def check_memory(n_bytes, what):
         return
     if n_bytes > total:
         raise InputError(
-            f"{what} needs about {n_bytes / 2**30:,.1f} GiB of memory, more than "
-            f"this machine's {total / 2**30:,.1f} GiB; is the number right?"
+            f"{what} needs about {n_bytes / 2**30:.3g} GiB of memory, more than "
+            f"this machine's {total / 2**30:.3g} GiB; is the number right?"
         )
 
 

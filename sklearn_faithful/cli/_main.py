@@ -91,7 +91,10 @@ def main(argv=None):
     """Run the command line; return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    cli_words.options = _options(parser, args.command)
+    cli_words.options = {
+        **_options(parser, args.command),
+        **_PARAMETERS.get(args.command, {}),
+    }
     try:
         if args.command == _demo.NAME:
             _demo.run(args)  # prints as it goes
@@ -145,6 +148,25 @@ _NUMPY_SCALAR = re.compile(r"np\.(?:float|int|uint|bool|str)_?\d*\(([^()]*)\)")
 _API_CALL = re.compile(r" (?:to|from|of) (?:from_rates|from_summary|test_labels|fit)\b")
 
 
+# the package's names of the arrays the command line reads from files
+_ARRAYS = {
+    "y_true": "GOLD",
+    "y_pred_a": "SYS_A",
+    "y_pred_b": "SYS_B",
+    "y_pred": "the system's labels",
+    "y_proba": "the probability file",
+    "labels_c": "--labels-c",
+    "labels_t": "--labels-t",
+    "annotated_c": "--annotated-c",
+    "annotated_t": "--annotated-t",
+}
+
+
+# parameters of the package's functions that a command's options set under
+# another name
+_PARAMETERS = {"plan": {"theta": "--mde"}}
+
+
 def cli_words(message):
     """A message of the package's functions, in the words of the command line.
 
@@ -162,9 +184,13 @@ def cli_words(message):
         return f"{options[name]} {value}" if name in options else match.group(0)
 
     message = re.sub(r"\b([a-z_]+)=('[^']*'|\"[^\"]*\"|[\w.+-]+)", assignment, message)
-    for name, option in options.items():
-        if "_" in name:
-            message = re.sub(rf"(?<![\w-])'?{name}'?(?![\w=])", option, message)
+    words = {**_ARRAYS, **{k: v for k, v in options.items() if "_" in k}}
+    words.update((k, v) for k, v in options.items() if not v.startswith("--" + k))
+    for name, option in words.items():
+        message = re.sub(rf"(?<![\w-])'?{name}'?(?![\w=-])", option, message)
+    message = re.sub(
+        r"(?<![\w-])groups (?=names|must|contains|holds)", "--groups ", message
+    )
     return _API_CALL.sub("", message)
 
 
