@@ -119,7 +119,9 @@ def main(argv=None):
                         "not enough memory for these inputs; use smaller files or "
                         "options (such as --n-resamples)."
                     )
-                print(f"sklearn-faithful {args.command}: error: {text}", file=sys.stderr)
+                print(
+                    f"sklearn-faithful {args.command}: error: {text}", file=sys.stderr
+                )
                 return 2
             print(output)
         sys.stdout.flush()

@@ -143,7 +143,10 @@ def clean_files(d):
         out[f"labels_{side}"] = _write_bytes(
             d / f"labels_{side}.txt", _text(labels).encode()
         )
-        rows = ["prediction\tlabel", *(f"{p}\t{r}" for p, r in zip(pred, real))]
+        rows = [
+            "prediction\tlabel",
+            *(f"{p}\t{r}" for p, r in zip(pred, real, strict=True)),
+        ]
         out[f"annotated_{side}"] = _write_bytes(
             d / f"annotated_{side}.tsv", _text(rows).encode()
         )
@@ -273,8 +276,14 @@ def table(d):
             sub.mkdir(exist_ok=True)
             bad = make(sub, f[source])
             status, out, err = run(argv(f, bad), timeout=20)
-            rows.append((case, command, outcome(status, out, err, clean),
-                         err.strip().splitlines()[-1:] if err.strip() else ""))
+            rows.append(
+                (
+                    case,
+                    command,
+                    outcome(status, out, err, clean),
+                    err.strip().splitlines()[-1:] if err.strip() else "",
+                )
+            )
     return rows
 
 

@@ -68,4 +68,3 @@ def test_bad_file(clean, tmp_path, case, command):
             assert all(": note: " in v or ": warning: " in v for v in named)
         else:
             assert not named, err
-

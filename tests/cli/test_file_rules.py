@@ -186,9 +186,7 @@ def test_sizes_are_checked_before_memory_is_asked_for(capsys, tmp_path, binary):
 
 def test_pos_label_needs_the_binary_average(capsys, binary):
     _, gold, a, b = binary
-    err = error(
-        capsys, ["compare", gold, a, b, "--metric", "f1", "--pos-label", "pos"]
-    )
+    err = error(capsys, ["compare", gold, a, b, "--metric", "f1", "--pos-label", "pos"])
     assert "--pos-label is for --average binary" in err
 
 
@@ -230,5 +228,7 @@ def test_plan_says_mde_not_theta(capsys):
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
 def test_number_options_refuse_nan_and_infinity(capsys, value):
     with pytest.raises(SystemExit):
-        main(["plan", "--accuracy", "0.9", "--mde", "0.02", f"--reference-mean={value}"])
+        main(
+            ["plan", "--accuracy", "0.9", "--mde", "0.02", f"--reference-mean={value}"]
+        )
     assert f"{value!r} is not a number" in capsys.readouterr().err
