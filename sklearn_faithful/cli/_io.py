@@ -450,6 +450,11 @@ def _kind(path, column, field):
             f"{path} looks like JSON Lines; pass --field NAME to say which field "
             "holds the label."
         )
+    if ext in (".conll", ".iob", ".bio"):
+        raise InputError(
+            f"{path} looks like a CoNLL file (a token and its tag a line); pass "
+            "--conll to read its sentences."
+        )
     if ext in (".csv", ".tsv"):
         raise InputError(
             f"{path} looks like a table; pass --column NAME to say which column "

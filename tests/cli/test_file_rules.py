@@ -172,6 +172,13 @@ def test_a_conll_file_given_as_labels_hints_conll(capsys, tmp_path):
     gold = tmp_path / "g.conll"
     gold.write_text(GOLD_CONLL.replace("-DOCSTART- O\n\n", ""), encoding="utf-8")
     err = error(capsys, ["compare", str(gold), str(gold), str(gold)])
+    assert f"{gold} looks like a CoNLL file" in err
+    assert "pass --conll" in err
+    # named otherwise: the first blank line
+    renamed = tmp_path / "g.txt"
+    renamed.write_bytes(gold.read_bytes())
+    err = error(capsys, ["compare", str(renamed), str(renamed), str(renamed)])
+    assert f"{renamed}, line 5: the label is empty" in err
     assert "is a CoNLL file: pass --conll" in err
 
 
