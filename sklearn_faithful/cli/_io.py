@@ -136,6 +136,13 @@ def _first_block(path, block):
     return block
 
 
+def _inner_cr(path, line):
+    return InputError(
+        f"{path}, line {line}: a carriage return inside the line; the file mixes "
+        "line ends. Save it with one kind (LF or CRLF)."
+    )
+
+
 def _nul_error(path, line):
     return InputError(
         f"{path}, line {line}: a NUL byte; this is no text file (a binary file, "
@@ -469,6 +476,25 @@ def _lines(chunks):
         yield from lines
 
 
+def _csv_rows(path, lines, delimiter, first_line=1):
+    """The rows of ``csv.reader`` over ``lines``, whose first is line
+    ``first_line`` of ``path``; a row it cannot parse is an error naming it."""
+    rows = csv.reader(lines, delimiter=delimiter)
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            line = first_line + rows.line_num - 1
+            if "new-line" in str(exc):
+                raise _inner_cr(path, line) from None
+            raise InputError(
+                f"{path}, line {line}: not a CSV/TSV row ({exc})."
+            ) from None
+        yield row
+
+
 def _table_cells(path, chunks, columns, delimiter, fix):
     """Yield ``(row, cells)``: lists of the cells of ``columns`` (header names)
     of a CSV/TSV, ``ROWS_PER_CHUNK`` rows at a time; ``row`` is the line of
@@ -476,7 +502,7 @@ def _table_cells(path, chunks, columns, delimiter, fix):
 
     ``fix`` ends the message when the header lacks a column.
     """
-    rows = csv.reader(_lines(chunks), delimiter=delimiter)
+    rows = _csv_rows(path, _lines(chunks), delimiter)
     header = next(rows)
     for column in columns:
         if column not in header:
@@ -628,6 +654,9 @@ class LabelReader:
                 f"{path}, line {line}: the {self.what} is empty; every item needs "
                 f"a {self.what}{hint}"
             )
+        inner = [c for c in present if "\r" in names[c]]
+        if inner:
+            raise _inner_cr(path, first(inner))
         changed = [c for c in present if raw[c] != names[c]]
         if changed:
             import warnings
@@ -878,7 +907,7 @@ def _parse_floats(path, lines, first_line, header, delimiter):
         else:
             if arr.shape[1] == len(header):
                 return arr
-    rows = list(csv.reader(lines, delimiter=delimiter))
+    rows = list(_csv_rows(path, lines, delimiter, first_line))
     try:
         return np.array(rows, dtype=np.float64)
     except ValueError:
@@ -914,7 +943,7 @@ def _read_probability_table(path, delimiter):
     """The header and the rows of a CSV/TSV of probabilities, parsed by chunks."""
     chunks = _text_chunks(path)
     first, head = next(chunks)
-    header = next(csv.reader(head[:1], delimiter=delimiter))
+    header = next(_csv_rows(path, head[:1], delimiter))
     header = _stripped(path, header, 1, "class name")
     parts = []
     for line, lines in itertools.chain([(first + 1, head[1:])], chunks):

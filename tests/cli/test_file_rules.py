@@ -94,6 +94,23 @@ def test_unreadable_text_is_an_error_naming_the_line(capsys, tmp_path, binary, d
     assert f"{bad}{',' if 'line' in message else ''} {message}" in err
 
 
+@pytest.mark.parametrize("name", ["g.txt", "g.csv", "p.csv"])
+def test_a_carriage_return_inside_a_line_is_an_error(capsys, tmp_path, name):
+    gold = write(tmp_path / "gold.txt", ["neg", "pos", "neg"])
+    bad = tmp_path / name
+    if name == "p.csv":
+        bad.write_bytes(b"neg,pos\n0.5,0.5\n0.5,0\r.5\n0.5,0.5\n")
+        argv = ["interval", gold, str(bad), "--metric", "cf1"]
+    else:
+        head = b"label\n" if name.endswith(".csv") else b""
+        bad.write_bytes(head + b"neg\npos\nne\rg\n")
+        argv = ["compare", str(bad), str(bad), str(bad), "--column", "label"]
+        argv = argv if head else argv[:4]
+    err = error(capsys, argv)
+    line = 3 if name == "g.txt" else 4 if name == "g.csv" else 3
+    assert f"{bad}, line {line}: a carriage return inside the line" in err
+
+
 def test_cr_only_error_says_the_fix(capsys, tmp_path, binary):
     _, _, a, b = binary
     bad = tmp_path / "mac.txt"
