@@ -975,6 +975,15 @@ def read_probabilities(path, *, classes=None):
                 "its header."
             )
         classes, first_line, where = header, 2, "line"
+    names = [str(c) for c in classes]
+    twice = sorted({c for c in names if names.count(c) > 1})
+    if twice or "" in names:
+        source = "--classes" if ext == ".npy" else f"{path}, line 1"
+        raise InputError(
+            f"{source}: the class names {names} "
+            + (f"name {twice[0]!r} twice" if twice else "hold an empty name")
+            + "; give each column a name of its own."
+        )
     bad = ~np.isfinite(proba) | (proba < 0) | (proba > 1)
     if bad.any():
         i, j = (int(v) for v in np.argwhere(bad)[0])

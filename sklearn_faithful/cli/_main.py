@@ -169,6 +169,18 @@ _ARRAYS = {
 _PARAMETERS = {"plan": {"theta": "--mde"}}
 
 
+# phrases of the package's messages that name Python objects, and what the
+# command line says instead
+_PHRASES = (
+    (r"\bX has (\d+) samples?\b", r"the input has \1 items"),
+    (
+        r"\bBlockRegularizedMx2CV\(n_repetitions=(\d+)[^)]*\)",
+        r"a \1x2 BCV (--repetitions \1)",
+    ),
+    (r"\b(\d+) samples are needed", r"\1 items are needed"),
+)
+
+
 def cli_words(message):
     """A message of the package's functions, in the words of the command line.
 
@@ -179,6 +191,8 @@ def cli_words(message):
     :func:`main` for the command that runs).
     """
     message = _NUMPY_SCALAR.sub(r"\1", message)
+    for pattern, replacement in _PHRASES:
+        message = re.sub(pattern, replacement, message)
     options = getattr(cli_words, "options", {})
 
     def assignment(match):

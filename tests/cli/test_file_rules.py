@@ -256,3 +256,21 @@ def test_number_options_refuse_nan_and_infinity(capsys, value):
             ["plan", "--accuracy", "0.9", "--mde", "0.02", f"--reference-mean={value}"]
         )
     assert f"{value!r} is not a number" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("classes", ["neg,neg", ","])
+def test_class_names_must_differ(capsys, tmp_path, binary, classes):
+    _, gold, _, _ = binary
+    path = tmp_path / "p.npy"
+    np.save(path, np.full((200, 2), 0.5))
+    err = error(
+        capsys, ["interval", gold, str(path), "--metric", "cf1", "--classes", classes]
+    )
+    assert "--classes: the class names" in err
+    assert "give each column a name of its own" in err
+
+
+def test_split_of_too_few_items_in_cli_words(capsys, tmp_path):
+    err = error(capsys, ["split", "3", "--out", str(tmp_path / "s")])
+    assert "the input has 3 items, too few to cut into the 4 blocks of a 3x2 BCV" in err
+    assert "BlockRegularizedMx2CV" not in err
