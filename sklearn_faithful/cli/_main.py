@@ -42,9 +42,16 @@ def build_parser():
     return parser
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None):
-    kind = "note" if category.__name__ == "InputNote" else "warning"
-    print(f"sklearn-faithful: {kind}: {cli_words(str(message))}", file=sys.stderr)
+def _warning_printer(options):
+    """A ``warnings.showwarning`` that prints one line in the command line's
+    words (:func:`cli_words` with ``options``); a note of a reader as a note."""
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        kind = "note" if category.__name__ == "InputNote" else "warning"
+        text = cli_words(str(message), options)
+        print(f"sklearn-faithful: {kind}: {text}", file=sys.stderr)
+
+    return show
 
 
 def _command_parser(parser, command):
@@ -91,10 +98,7 @@ def main(argv=None):
     """Run the command line; return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    cli_words.options = {
-        **_options(parser, args.command),
-        **_PARAMETERS.get(args.command, {}),
-    }
+    options = {**_options(parser, args.command), **_PARAMETERS.get(args.command, {})}
     try:
         if args.command == _demo.NAME:
             _demo.run(args)  # prints as it goes
@@ -105,7 +109,7 @@ def main(argv=None):
             _io.ARGUMENTS = _file_arguments(parser, args)
             try:
                 with warnings.catch_warnings():
-                    warnings.showwarning = _show_warning
+                    warnings.showwarning = _warning_printer(options)
                     for category in (InputNote, InputWarning):
                         warnings.simplefilter("always", category)
                     output = _output(args)
@@ -113,7 +117,9 @@ def main(argv=None):
                 # bad input (our readers), or a value the package's functions
                 # refuse (they name the parameter and the fix, in the words of
                 # Python: cli_words puts them in the command line's)
-                text = str(exc) if isinstance(exc, InputError) else cli_words(str(exc))
+                text = str(exc)
+                if not isinstance(exc, InputError):
+                    text = cli_words(text, options)
                 if isinstance(exc, MemoryError):
                     text = (
                         "not enough memory for these inputs; use smaller files or "
@@ -181,19 +187,19 @@ _PHRASES = (
 )
 
 
-def cli_words(message):
+def cli_words(message, options):
     """A message of the package's functions, in the words of the command line.
 
-    ``name=value`` of a parameter that is an option becomes ``--option
-    value``, a parameter's name with an underscore becomes the option, the
-    Python methods a message names are dropped, and NumPy scalars print as
-    plain numbers. ``cli_words.options`` maps parameters to options (set by
-    :func:`main` for the command that runs).
+    ``options`` maps the parameters of the command that runs to its options
+    (``{"pos_label": "--pos-label"}``). ``name=value`` of a parameter that
+    is an option becomes ``--option value``, a parameter's name with an
+    underscore becomes the option, the arrays read from files their files,
+    the Python methods a message names are dropped, and NumPy scalars print
+    as plain numbers.
     """
     message = _NUMPY_SCALAR.sub(r"\1", message)
     for pattern, replacement in _PHRASES:
         message = re.sub(pattern, replacement, message)
-    options = getattr(cli_words, "options", {})
 
     def assignment(match):
         name, value = match.group(1), match.group(2).strip("'\"")
@@ -203,7 +209,8 @@ def cli_words(message):
     words = {**_ARRAYS, **{k: v for k, v in options.items() if "_" in k}}
     words.update((k, v) for k, v in options.items() if not v.startswith("--" + k))
     for name, option in words.items():
-        message = re.sub(rf"(?<![\w-])'?{name}'?(?![\w=-])", option, message)
+        pattern = rf"(?<![\w-])'?{re.escape(name)}'?(?![\w=-])"
+        message = re.sub(pattern, option, message)
     message = re.sub(
         r"(?<![\w-])groups (?=names|must|contains|holds)", "--groups ", message
     )

@@ -231,16 +231,13 @@ def test_pos_label_needs_the_binary_average(capsys, binary):
     ],
 )  # fmt: skip
 def test_library_messages_in_cli_words(message, expected):
-    cli_words.options = {
+    options = {
         "method": "--method",
         "n_predicted_positive": "--n-predicted-positive",
         "n_predicted_negative": "--n-predicted-negative",
         "pos_label": "--pos-label",
     }
-    try:
-        assert cli_words(message) == expected
-    finally:
-        del cli_words.options
+    assert cli_words(message, options) == expected
 
 
 def test_plan_says_mde_not_theta(capsys):
