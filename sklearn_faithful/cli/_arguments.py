@@ -37,7 +37,8 @@ def number(low=None, high=None, *, kind=float, low_open=False, high_open=False):
             value = kind(text)
         except ValueError:
             value = None
-        ok = value is not None and value == value  # NaN fails
+        # NaN and infinity fail
+        ok = value is not None and value == value and abs(value) != float("inf")
         if ok and low is not None:
             ok = value > low if low_open else value >= low
         if ok and high is not None:

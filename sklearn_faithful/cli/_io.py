@@ -36,16 +36,66 @@ class InputError(Exception):
     """Bad input; the message names the file and line and says the fix."""
 
 
+# the CLI's name of each file given on the command line (set by ``main``):
+# messages about a file as a whole say which argument or option gave it
+ARGUMENTS = {}
+
+# A line longer than this is no line of labels, numbers or tokens: the file
+# is of another kind (binary, or one giant line), and is refused before its
+# lines are held in memory.
+MAX_LINE_BYTES = 2**24
+
+BOM_UTF8 = b"\xef\xbb\xbf"
+BOMS_UTF16 = (b"\xff\xfe", b"\xfe\xff")
+
+
+class InputWarning(UserWarning):
+    """A file was read, but changed on the way: the message says how."""
+
+
+class InputNote(UserWarning):
+    """A file was read as a person means it; the message says what was
+    left out (a byte-order mark)."""
+
+
+def _argument(path):
+    """How the command line names ``path``: ``"GOLD file"``, ``"--groups file"``."""
+    return f"{ARGUMENTS.get(str(path), 'input')} file"
+
+
+def _check_regular(path):
+    """Refuse what is not a regular file (a FIFO would block) before opening it."""
+    from ..utils._files import check_regular_file
+
+    try:
+        return check_regular_file(path, what=_argument(path))
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+
+
 def _open(path):
     """``path`` opened for reading bytes, or the error that says why not."""
+    _check_regular(path)
     try:
         return open(path, "rb")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file; check the path.") from None
-    except IsADirectoryError:
-        raise InputError(f"{path} is a directory; pass a file.") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror}).") from None
+
+
+def check_memory(n_bytes, what):
+    """Refuse, before numpy asks for it, more memory than the machine has.
+
+    ``what`` says what needs the memory, as the command line names it.
+    """
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        return
+    if n_bytes > total:
+        raise InputError(
+            f"{what} needs about {n_bytes / 2**30:.3g} GiB of memory, more than "
+            f"this machine's {total / 2**30:.3g} GiB; is the number right?"
+        )
 
 
 def _empty_error(path):
@@ -59,28 +109,85 @@ def _not_utf8(path, line):
     return InputError(f"{path}, line {line}: not UTF-8 text; save the file as UTF-8.")
 
 
+def _first_block(path, block):
+    """``block``, the first of ``path``, without a UTF-8 BOM (noted), checked
+    for UTF-16 and for CR-only line ends."""
+    if block.startswith(BOMS_UTF16):
+        raise InputError(
+            f"{path} is UTF-16 text (it starts with a UTF-16 byte-order mark); "
+            "save it as UTF-8."
+        )
+    if block.startswith(BOM_UTF8):
+        import warnings
+
+        warnings.warn(
+            f"{path} starts with a UTF-8 byte-order mark (BOM); it was left out "
+            "of the first line.",
+            InputNote,
+            stacklevel=2,
+        )
+        block = block[len(BOM_UTF8) :]
+    if b"\n" not in block and b"\r" in block.rstrip(b"\r"):
+        raise InputError(
+            f"{path}, line 1: lines end with a carriage return alone (old Mac "
+            "line ends), so the file reads as one line; convert it, e.g. "
+            f"tr '\\r' '\\n' < {path} > fixed.txt."
+        )
+    return block
+
+
+def _inner_cr(path, line):
+    return InputError(
+        f"{path}, line {line}: a carriage return inside the line; the file mixes "
+        "line ends. Save it with one kind (LF or CRLF)."
+    )
+
+
+def _nul_error(path, line):
+    return InputError(
+        f"{path}, line {line}: a NUL byte; this is no text file (a binary file, "
+        "or UTF-16 text: save it as UTF-8)."
+    )
+
+
 def _byte_chunks(path):
     """Yield the bytes of ``path`` cut at line ends, a chunk at a time.
 
     Each chunk holds whole lines without the last one's ``\\n`` (a file's last
-    line may lack it).
+    line may lack it). A UTF-8 byte-order mark is left out (and noted); a
+    NUL byte, UTF-16 text, CR-only line ends and a line longer than
+    :data:`MAX_LINE_BYTES` are errors.
     """
     with _open(path) as f:
-        rest = b""
+        rest, line = b"", 1  # line: the number of the first line of ``rest``
+        first = True
         while True:
             try:
-                block = f.read(CHUNK_BYTES)
+                # the first block holds at least a byte-order mark and a line end
+                block = f.read(max(CHUNK_BYTES, 64) if first else CHUNK_BYTES)
             except OSError as exc:
                 raise InputError(f"{path}: cannot be read ({exc.strerror}).") from None
             if not block:
                 break
+            if first:
+                block, first = _first_block(path, block), False
             block = rest + block
+            nul = block.find(b"\0")
+            if nul >= 0:
+                raise _nul_error(path, line + block.count(b"\n", 0, nul))
             cut = block.rfind(b"\n")
             if cut < 0:
+                if len(block) > MAX_LINE_BYTES:
+                    raise InputError(
+                        f"{path}, line {line}: longer than {MAX_LINE_BYTES:,} bytes; "
+                        "this is no file of one item a line (a binary file?)."
+                    )
                 rest = block
                 continue
             rest = block[cut + 1 :]
-            yield block[:cut]
+            chunk = block[:cut]
+            yield chunk
+            line += chunk.count(b"\n") + 1
         if rest:
             yield rest
 
@@ -350,6 +457,11 @@ def _kind(path, column, field):
             f"{path} looks like JSON Lines; pass --field NAME to say which field "
             "holds the label."
         )
+    if ext in (".conll", ".iob", ".bio"):
+        raise InputError(
+            f"{path} looks like a CoNLL file (a token and its tag a line); pass "
+            "--conll to read its sentences."
+        )
     if ext in (".csv", ".tsv"):
         raise InputError(
             f"{path} looks like a table; pass --column NAME to say which column "
@@ -364,6 +476,25 @@ def _lines(chunks):
         yield from lines
 
 
+def _csv_rows(path, lines, delimiter, first_line=1):
+    """The rows of ``csv.reader`` over ``lines``, whose first is line
+    ``first_line`` of ``path``; a row it cannot parse is an error naming it."""
+    rows = csv.reader(lines, delimiter=delimiter)
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            line = first_line + rows.line_num - 1
+            if "new-line" in str(exc):
+                raise _inner_cr(path, line) from None
+            raise InputError(
+                f"{path}, line {line}: not a CSV/TSV row ({exc})."
+            ) from None
+        yield row
+
+
 def _table_cells(path, chunks, columns, delimiter, fix):
     """Yield ``(row, cells)``: lists of the cells of ``columns`` (header names)
     of a CSV/TSV, ``ROWS_PER_CHUNK`` rows at a time; ``row`` is the line of
@@ -371,7 +502,7 @@ def _table_cells(path, chunks, columns, delimiter, fix):
 
     ``fix`` ends the message when the header lacks a column.
     """
-    rows = csv.reader(_lines(chunks), delimiter=delimiter)
+    rows = _csv_rows(path, _lines(chunks), delimiter)
     header = next(rows)
     for column in columns:
         if column not in header:
@@ -413,7 +544,14 @@ def _jsonl_values(path, chunks, fields, fix):
             for field, values in zip(fields, out, strict=True):
                 if not isinstance(record, dict) or field not in record:
                     raise InputError(f"{path}, line {i}: no field {field!r}; {fix}")
-                values.append(str(record[field]))
+                value = record[field]
+                if value is None or isinstance(value, (dict, list)):
+                    kind = "null" if value is None else type(value).__name__
+                    raise InputError(
+                        f"{path}, line {i}: the field {field!r} is {kind}, not a "
+                        "label; every item needs one (a string or a number)."
+                    )
+                values.append(str(value))
         yield line, out
 
 
@@ -482,20 +620,57 @@ class LabelReader:
                 raise InputError(
                     f"{path} has a header but no rows; it needs one row per item."
                 )
-        names = self.names()
-        empty = [c for c in np.flatnonzero(counts) if names[c] == ""]
-        if empty:
-            first = min(int(np.argmax(codes == c)) for c in empty)
-            raise InputError(
-                f"{path}, line {first + self.first_line(path)}: the {self.what} is "
-                f"empty; every item needs a {self.what}"
-                + (
-                    " (write the outside class, such as O, rather than nothing)."
-                    if self.what == "label"
-                    else "."
-                )
-            )
+        self._check_names(path, codes, counts)
         return codes
+
+    def _check_names(self, path, codes, counts):
+        """No empty label; white space around a label is stripped, with a
+        warning that names the file, the first line and how many changed.
+
+        Only the distinct labels are compared (:meth:`names` strips them),
+        and the items are looked at only when one changed.
+        """
+        names, raw = self.names(), self._raw_names()
+        present = np.flatnonzero(counts)
+        first_line = self.first_line(path)
+
+        def first(bad):
+            lut = np.zeros(len(names), dtype=bool)
+            lut[bad] = True
+            return int(np.argmax(lut[codes])) + first_line
+
+        empty = [c for c in present if names[c] == ""]
+        if empty:
+            line = first(empty)
+            hint = "."
+            if self.what == "label":
+                hint = " (write the outside class, such as O, rather than nothing)."
+                if any(len(names[c].split()) == 2 for c in present):
+                    hint = (
+                        "; a token and its tag a line, with blank lines between "
+                        "sentences, is a CoNLL file: pass --conll."
+                    )
+            raise InputError(
+                f"{path}, line {line}: the {self.what} is empty; every item needs "
+                f"a {self.what}{hint}"
+            )
+        inner = [c for c in present if "\r" in names[c]]
+        if inner:
+            raise _inner_cr(path, first(inner))
+        changed = [c for c in present if raw[c] != names[c]]
+        if changed:
+            import warnings
+
+            line = first(changed)
+            c = int(codes[line - first_line])
+            n = int(counts[changed].sum())
+            warnings.warn(
+                f"{path}, line {line}: the {self.what} {raw[c]!r} has white space "
+                f"around it; read as {names[c]!r} ({n} {self.what}(s) of the file "
+                "changed). Remove the spaces from the file to silence this.",
+                InputWarning,
+                stacklevel=2,
+            )
 
     def _check_text(self, path, codes, counts):
         """A text file's labels must be UTF-8, and not all white space."""
@@ -512,11 +687,18 @@ class LabelReader:
         if not any(keys[c].decode("utf-8").strip() for c in present):
             raise _empty_error(path)
 
-    def names(self):
-        """The label of each code, as text (a text file's lines without a
-        trailing ``\\r``)."""
+    def _raw_names(self):
+        """The label of each code as the file holds it (a text file's lines
+        without a trailing ``\\r``, the end of a CRLF line)."""
         text = [key.decode("utf-8", "replace").rstrip("\r") for key in self._text.index]
         return text if text else list(self._cells)
+
+    def names(self):
+        """The label of each code, as text, without white space around it."""
+        size = (len(self._text.index), len(self._cells))
+        if getattr(self, "_names", (None,))[0] != size:
+            self._names = size, [name.strip() for name in self._raw_names()]
+        return self._names[1]
 
     def classes(self, codes):
         """The distinct labels of ``codes``, sorted as the package sorts classes."""
@@ -627,9 +809,12 @@ def read_annotated(path):
                     "labels, the metric model's and the annotator's, separated by "
                     "a tab or spaces."
                 )
-            predictions.append(cells[0].strip())
-            labels.append(cells[1].strip())
+            predictions.append(cells[0])
+            labels.append(cells[1])
         first = 1
+    predictions, labels = (
+        _stripped(path, values, first, "label") for values in (predictions, labels)
+    )
     if len(predictions) < 2:
         raise InputError(
             f"{path} holds {len(predictions)} annotated item(s); the interval "
@@ -642,6 +827,25 @@ def read_annotated(path):
                 "empty; every annotated item needs both labels."
             )
     return predictions, labels, first
+
+
+def _stripped(path, values, first_line, what):
+    """``values`` (a list of str) without white space around each, with a
+    warning naming the file, the first line and how many changed."""
+    out = [v.strip() for v in values]
+    changed = [i for i, (v, w) in enumerate(zip(values, out, strict=True)) if v != w]
+    if changed:
+        import warnings
+
+        i = changed[0]
+        warnings.warn(
+            f"{path}, line {first_line + i}: the {what} {values[i]!r} has white "
+            f"space around it; read as {out[i]!r} ({len(changed)} {what}(s) of the "
+            "file changed). Remove the spaces from the file to silence this.",
+            InputWarning,
+            stacklevel=2,
+        )
+    return out
 
 
 def _joined(chunks, width):
@@ -703,7 +907,7 @@ def _parse_floats(path, lines, first_line, header, delimiter):
         else:
             if arr.shape[1] == len(header):
                 return arr
-    rows = list(csv.reader(lines, delimiter=delimiter))
+    rows = list(_csv_rows(path, lines, delimiter, first_line))
     try:
         return np.array(rows, dtype=np.float64)
     except ValueError:
@@ -718,6 +922,15 @@ def _parse_floats(path, lines, first_line, header, delimiter):
             try:
                 float(cell)
             except ValueError:
+                if len(header) == 1:  # one value a line: labels
+                    raise InputError(
+                        f"{path} holds one value a line ({header[0]!r}, {cell!r}, "
+                        "...): a label file? --metric cprecision, crecall and cf1 "
+                        "score probability files, one row of "
+                        "probabilities per item under a header of class names; "
+                        "give the systems' probabilities, or score the labels "
+                        "with --metric f1, precision, recall or accuracy."
+                    ) from None
                 raise InputError(
                     f"{path}, line {first_line + i}, column {name!r}: {cell!r} is "
                     "not a number; a probability file holds numbers in [0, 1] "
@@ -730,7 +943,8 @@ def _read_probability_table(path, delimiter):
     """The header and the rows of a CSV/TSV of probabilities, parsed by chunks."""
     chunks = _text_chunks(path)
     first, head = next(chunks)
-    header = [name.strip() for name in next(csv.reader(head[:1], delimiter=delimiter))]
+    header = next(_csv_rows(path, head[:1], delimiter))
+    header = _stripped(path, header, 1, "class name")
     parts = []
     for line, lines in itertools.chain([(first + 1, head[1:])], chunks):
         if lines:
@@ -761,6 +975,15 @@ def read_probabilities(path, *, classes=None):
                 "its header."
             )
         classes, first_line, where = header, 2, "line"
+    names = [str(c) for c in classes]
+    twice = sorted({c for c in names if names.count(c) > 1})
+    if twice or "" in names:
+        source = "--classes" if ext == ".npy" else f"{path}, line 1"
+        raise InputError(
+            f"{source}: the class names {names} "
+            + (f"name {twice[0]!r} twice" if twice else "hold an empty name")
+            + "; give each column a name of its own."
+        )
     bad = ~np.isfinite(proba) | (proba < 0) | (proba > 1)
     if bad.any():
         i, j = (int(v) for v in np.argwhere(bad)[0])
@@ -783,12 +1006,18 @@ def read_probabilities(path, *, classes=None):
 
 
 def _read_npy(path, classes):
+    _check_regular(path)
     try:
-        arr = np.load(path, allow_pickle=False)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file; check the path.") from None
-    except (ValueError, OSError) as exc:
+        arr = np.load(path, allow_pickle=False, mmap_mode="r")
+    except (ValueError, OSError, EOFError) as exc:
         raise InputError(f"{path}: not a readable .npy file ({exc}).") from None
+    if not isinstance(arr, np.ndarray):  # np.load opened an .npz archive
+        arr.close()
+        raise InputError(
+            f"{path} is an .npz archive (np.savez), not one .npy array; save the "
+            "probabilities with np.save, or load the archive and save the array "
+            "it holds."
+        )
     if arr.dtype.names:
         names = list(arr.dtype.names)
         if classes is not None:

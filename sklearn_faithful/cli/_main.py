@@ -12,6 +12,7 @@ runs.
 
 import argparse
 import os
+import re
 import sys
 import warnings
 
@@ -41,8 +42,42 @@ def build_parser():
     return parser
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None):
-    print(f"sklearn-faithful: warning: {message}", file=sys.stderr)
+def _warning_printer(options):
+    """A ``warnings.showwarning`` that prints one line in the command line's
+    words (:func:`cli_words` with ``options``); a note of a reader as a note."""
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        kind = "note" if category.__name__ == "InputNote" else "warning"
+        text = cli_words(str(message), options)
+        print(f"sklearn-faithful: {kind}: {text}", file=sys.stderr)
+
+    return show
+
+
+def _command_parser(parser, command):
+    """The parser of ``command``, a sub-parser of ``parser``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[command]
+    raise KeyError(command)  # pragma: no cover
+
+
+def _file_arguments(parser, args):
+    """{path: its name on the command line} of every str argument of ``args``:
+    ``GOLD``, ``SYS_A``, ``--groups`` (a file named by two takes the first)."""
+    out = {}
+    for action in _command_parser(parser, args.command)._actions:
+        value = getattr(args, action.dest, None)
+        name = action.option_strings[-1] if action.option_strings else action.metavar
+        name = name or action.dest.upper()
+        if isinstance(name, tuple):
+            name = name[0]
+        if isinstance(value, list):  # compare's FILE...: GOLD SYS_A SYS_B ...
+            for i, v in enumerate(value):
+                out.setdefault(v, "GOLD" if i == 0 else f"SYS_{chr(64 + i)}")
+        elif isinstance(value, str):
+            out.setdefault(value, name)
+    return out
 
 
 def _output(args):
@@ -61,21 +96,38 @@ def _output(args):
 
 def main(argv=None):
     """Run the command line; return the exit status."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    options = {**_options(parser, args.command), **_PARAMETERS.get(args.command, {})}
     try:
         if args.command == _demo.NAME:
             _demo.run(args)  # prints as it goes
         else:
-            from ._io import InputError
+            from . import _io
+            from ._io import InputError, InputNote, InputWarning
 
+            _io.ARGUMENTS = _file_arguments(parser, args)
             try:
                 with warnings.catch_warnings():
-                    warnings.showwarning = _show_warning
+                    warnings.showwarning = _warning_printer(options)
+                    for category in (InputNote, InputWarning):
+                        warnings.simplefilter("always", category)
                     output = _output(args)
-            except (InputError, ValueError, TypeError) as exc:
+            except (InputError, ValueError, TypeError, MemoryError) as exc:
                 # bad input (our readers), or a value the package's functions
-                # refuse (they name the parameter and the fix): no traceback
-                print(f"sklearn-faithful {args.command}: error: {exc}", file=sys.stderr)
+                # refuse (they name the parameter and the fix, in the words of
+                # Python: cli_words puts them in the command line's)
+                text = str(exc)
+                if not isinstance(exc, InputError):
+                    text = cli_words(text, options)
+                if isinstance(exc, MemoryError):
+                    text = (
+                        "not enough memory for these inputs; use smaller files or "
+                        "options (such as --n-resamples)."
+                    )
+                print(
+                    f"sklearn-faithful {args.command}: error: {text}", file=sys.stderr
+                )
                 return 2
             print(output)
         sys.stdout.flush()
@@ -86,6 +138,83 @@ def main(argv=None):
         os.dup2(devnull, sys.stdout.fileno())
         return 141  # 128 + SIGPIPE, as a shell reports it
     return 0
+
+
+def _options(parser, command):
+    """{Python parameter name: option} of ``command``: ``{"pos_label":
+    "--pos-label", ...}``."""
+    return {
+        action.dest: action.option_strings[-1]
+        for action in _command_parser(parser, command)._actions
+        if action.option_strings and action.dest != "help"
+    }
+
+
+# NumPy scalars as repr shows them: np.float64(nan) -> nan
+_NUMPY_SCALAR = re.compile(r"np\.(?:float|int|uint|bool|str)_?\d*\(([^()]*)\)")
+# the methods of the Python API that a message may tell to call
+_API_CALL = re.compile(r" (?:to|from|of) (?:from_rates|from_summary|test_labels|fit)\b")
+
+
+# the package's names of the arrays the command line reads from files
+_ARRAYS = {
+    "y_true": "GOLD",
+    "y_pred_a": "SYS_A",
+    "y_pred_b": "SYS_B",
+    "y_pred": "the system's labels",
+    "y_proba": "the probability file",
+    "labels_c": "--labels-c",
+    "labels_t": "--labels-t",
+    "annotated_c": "--annotated-c",
+    "annotated_t": "--annotated-t",
+}
+
+
+# parameters of the package's functions that a command's options set under
+# another name
+_PARAMETERS = {"plan": {"theta": "--mde"}}
+
+
+# phrases of the package's messages that name Python objects, and what the
+# command line says instead
+_PHRASES = (
+    (r"\bX has (\d+) samples?\b", r"the input has \1 items"),
+    (
+        r"\bBlockRegularizedMx2CV\(n_repetitions=(\d+)[^)]*\)",
+        r"a \1x2 BCV (--repetitions \1)",
+    ),
+    (r"\b(\d+) samples are needed", r"\1 items are needed"),
+)
+
+
+def cli_words(message, options):
+    """A message of the package's functions, in the words of the command line.
+
+    ``options`` maps the parameters of the command that runs to its options
+    (``{"pos_label": "--pos-label"}``). ``name=value`` of a parameter that
+    is an option becomes ``--option value``, a parameter's name with an
+    underscore becomes the option, the arrays read from files their files,
+    the Python methods a message names are dropped, and NumPy scalars print
+    as plain numbers.
+    """
+    message = _NUMPY_SCALAR.sub(r"\1", message)
+    for pattern, replacement in _PHRASES:
+        message = re.sub(pattern, replacement, message)
+
+    def assignment(match):
+        name, value = match.group(1), match.group(2).strip("'\"")
+        return f"{options[name]} {value}" if name in options else match.group(0)
+
+    message = re.sub(r"\b([a-z_]+)=('[^']*'|\"[^\"]*\"|[\w.+-]+)", assignment, message)
+    words = {**_ARRAYS, **{k: v for k, v in options.items() if "_" in k}}
+    words.update((k, v) for k, v in options.items() if not v.startswith("--" + k))
+    for name, option in words.items():
+        pattern = rf"(?<![\w-])'?{re.escape(name)}'?(?![\w=-])"
+        message = re.sub(pattern, option, message)
+    message = re.sub(
+        r"(?<![\w-])groups (?=names|must|contains|holds)", "--groups ", message
+    )
+    return _API_CALL.sub("", message)
 
 
 if __name__ == "__main__":  # pragma: no cover

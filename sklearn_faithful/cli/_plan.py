@@ -47,7 +47,7 @@ def add_parser(subparsers):
     )
     p.add_argument(
         "--reference-mean",
-        type=float,
+        type=number(),
         help="reference score for the threshold (default: --accuracy)",
     )
     p.add_argument(

@@ -8,6 +8,9 @@ from ._output import header, table
 
 NAME = "split"
 
+# memory of an item: about eight arrays of 8-byte numbers over the items
+_BYTES_PER_ITEM = 64
+
 EPILOG = """\
 examples:
   sklearn-faithful split 10000 --out splits/
@@ -61,6 +64,7 @@ def _corpus_items(args):
     import numpy as np
 
     from ._io import (
+        check_memory,
         check_same_length,
         conll_entities,
         read_conll,
@@ -73,6 +77,9 @@ def _corpus_items(args):
     type_names = None
     if source.isdigit():
         n, what = int(source), "items"
+        # the items' numbers, their blocks and each split's indices: a few
+        # arrays of 8-byte integers
+        check_memory(_BYTES_PER_ITEM * n, f"split {source} ({n:,} items)")
     elif args.conll:
         sentences, lines = read_conll(source, column=args.tag_column)
         n, what = len(sentences), "sentences"

@@ -12,6 +12,7 @@ from ..holdout._options import AVERAGED_METRIC_NAMES, CONFIDENCE_METRIC_NAMES
 from ._io import (
     InputError,
     LabelReader,
+    check_memory,
     check_same_length,
     check_same_sentences,
     conll_entities,
@@ -53,6 +54,10 @@ class Systems:
             )
         else:
             self._read_labels(args, paths)
+        # the resampled values of each metric and system, and their
+        # differences, are held at once: 8-byte floats
+        n_values = len(args.metric) * len(self.names) * 2 * args.n_resamples
+        check_memory(8 * n_values, f"--n-resamples {args.n_resamples}")
         self.groups = self._read_groups(args)
         if self.kind != "conll":
             self.metrics = [
@@ -156,6 +161,12 @@ class Systems:
         if self.kind == "probabilities":
             kwargs["labels"] = np.arange(len(self.classes))
         if args.pos_label is not None:
+            if args.average != "binary":
+                raise InputError(
+                    f"--pos-label is for --average binary; --average "
+                    f"{args.average} scores every class. Pass --average binary, "
+                    "or drop --pos-label."
+                )
             kwargs["pos_label"] = self._pos_code(args.pos_label)
         elif args.average == "binary":
             if len(self.classes) != 2:

@@ -10,7 +10,7 @@ from ._util import GOLD_CONLL, error, write
 def test_missing_file(capsys, files, tmp_path):
     missing = str(tmp_path / "nope.txt")
     err = error(capsys, ["compare", missing, files["a_txt"], files["b_txt"]])
-    assert f"{missing}: no such file; check the path" in err
+    assert f"GOLD file {missing!r} does not exist" in err
 
 
 def test_empty_file(capsys, files, tmp_path):

@@ -16,19 +16,20 @@ def _lines_of(data):
     lines = data.decode("utf-8").split("\n")
     if lines[-1] == "":
         lines.pop()
-    return [v.rstrip("\r") for v in lines]
+    return [v.strip() for v in lines]
 
 
 LABELS = [
-    "neg", "pos", "neu", "O", " pos", "pos ", "a\0", "a", "é", "日本語", "x" * 7,
+    "neg", "pos", "neu", "O", " pos", "pos ", "a", "é", "日本語", "x" * 7,
     "y" * 8, "z" * 9, "w" * 63, "v" * 64, "u" * 65, "t" * 200, "pos\r",
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize("chunk", [1, 7, 64, 2**22])
 def test_codes_are_the_labels_of_every_file(tmp_path, monkeypatch, chunk):
-    # short, hashed (8 to 64 bytes) and long lines, CRLF, NUL, non-ASCII;
-    # chunks smaller than a line, and larger than the file
+    # short, hashed (8 to 64 bytes) and long lines, CRLF, white space around
+    # labels (stripped, with a warning), non-ASCII; chunks smaller than a
+    # line, and larger than the file
     monkeypatch.setattr(_io, "CHUNK_BYTES", chunk)
     rng = np.random.default_rng(0)
     reader = LabelReader()
@@ -38,7 +39,8 @@ def test_codes_are_the_labels_of_every_file(tmp_path, monkeypatch, chunk):
         data = (sep.join(labels) + end).encode("utf-8")
         (tmp_path / f"{i}.txt").write_bytes(data)
         expected.append(_lines_of(data))
-        codes.append(reader.read(tmp_path / f"{i}.txt"))
+        with pytest.warns(_io.InputWarning, match="has white space around it"):
+            codes.append(reader.read(tmp_path / f"{i}.txt"))
     names = reader.names()
     for exp, got in zip(expected, codes, strict=True):
         assert got.dtype == np.uint8
@@ -51,6 +53,7 @@ def test_codes_are_the_labels_of_every_file(tmp_path, monkeypatch, chunk):
         )
     # one code per distinct line: those of the CRLF file end in \r
     assert len(names) == len(set(LABELS) | {v + "\r" for v in LABELS})
+    assert set(names) == {v.strip() for v in LABELS}
 
 
 def test_many_distinct_labels_and_the_codes_in_classes(tmp_path, monkeypatch):
