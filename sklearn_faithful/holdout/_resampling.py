@@ -15,7 +15,11 @@ from numbers import Integral
 import numpy as np
 from scipy import sparse, stats
 from scipy.special import ndtr, ndtri
-from sklearn.metrics import cohen_kappa_score
+from sklearn.metrics import (
+    average_precision_score,
+    cohen_kappa_score,
+    roc_auc_score,
+)
 
 from ..utils._compat import Interval, StrOptions, validate_params
 from ..utils._random import _generator
@@ -846,6 +850,51 @@ def _bca_interval(dist, statistic, jackknife, confidence_level, alternative):
     return ConfidenceInterval(float(low), float(high))
 
 
+# Class-wise metrics (precision, recall, F-beta, Jaccard of a class or
+# averaged over classes, not micro) and ROC AUC / average precision: with
+# fewer than FEW_ITEMS items of the rarest class in y_true, their 95%
+# bootstrap interval under-covers. Measured by
+# benchmarks/sim_minority_coverage.py (user guide, "Few items of a class");
+# the rows are (most items of the rarest class, the lowest coverage of the
+# 95% percentile interval measured with that many).
+FEW_ITEMS = 20
+_FEW_ITEMS_COVERAGE = ((1, 0.5), (5, 0.8), (19, 0.9))
+_RANKING_METRICS = (roc_auc_score, average_precision_score)
+
+
+def _rarest_class(data):
+    """Items of the rarest class in ``data``'s y_true, or None when the
+    metric is not one the warning knows (regression metrics and the like).
+
+    On the fast path the class counts are in the features (a unit has items
+    of class ``j`` when its true-count column ``2k + j`` is non-zero; with
+    clusters the units are counted); on the item path, in y_true.
+    """
+    if data.fast is not None:
+        resampler, metric_of = data.fast
+        spec, k = metric_of.keywords["spec"], metric_of.keywords["k"]
+    else:
+        func, kwargs = data.items["func"], data.items["kwargs"]
+        y_true = data.items["y_true"]
+        if func in _RANKING_METRICS and y_true.ndim == 1:
+            return int(np.unique(y_true, return_counts=True)[1].min())
+        spec = resolve_metric(func, kwargs)[2]
+    if spec is None or spec["kind"] not in ("prf", "jaccard", "cprf"):
+        return None
+    if spec["average"] == "micro":
+        return None
+    if data.fast is None:
+        if y_true.ndim != 1:
+            return None
+        return int(np.unique(y_true, return_counts=True)[1].min())
+    units = resampler.counts
+    if units is None:
+        units = np.ones(resampler.n_units)
+    present = resampler.features[0][:, 2 * k : 3 * k] != 0
+    counts = np.asarray(present.T @ units).ravel()
+    return int(counts[counts > 0].min())
+
+
 def _bootstrap_interval(
     data,
     metric,
@@ -902,6 +951,17 @@ def _bootstrap_interval(
             f"{1 - confidence_level:.0%} of the resamples gave the same value. "
             "This says the data are too few or the metric saturates, not that "
             "it is known exactly.",
+            RuntimeWarning,
+            stacklevel=4,
+        )
+    n_rarest = _rarest_class(data)
+    if n_rarest is not None and n_rarest < FEW_ITEMS:
+        worst = next(c for most, c in _FEW_ITEMS_COVERAGE if n_rarest <= most)
+        warnings.warn(
+            f"with {n_rarest} items of the rarest class, 95% bootstrap intervals "
+            f"of this metric covered as little as {worst:.0%} in simulation "
+            f"(user guide, 'Few items of a class'): fewer than {FEW_ITEMS} are "
+            "too few for the interval to be trusted.",
             RuntimeWarning,
             stacklevel=4,
         )
