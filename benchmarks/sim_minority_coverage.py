@@ -66,6 +66,7 @@ CACHE = os.path.join(
 BASE_SEED = 20261126
 LEVEL = 0.95
 TARGET = 0.93
+MIN_ITEMS = 150  # smaller bins are left out of the choice: too noisy
 NS = (20, 30, 50, 100, 200, 500)
 SHARES = (0.02, 0.05, 0.1, 0.2, 0.5)
 DPRIMES = (2, 1)
@@ -264,6 +265,28 @@ COUNTS = {
 }
 
 
+def worst_of(records, cols, count, min_items):
+    """Per bin, the lowest pooled coverage over the metrics ``cols``."""
+    per = [
+        {
+            low: (high, size, c, se)
+            for low, high, size, c, se in pooled(records, col, count)
+        }
+        for col in cols
+    ]
+    rows = []
+    for low, high in BINS:
+        got = [p[low] for p in per if low in p and p[low][1] >= min_items]
+        if len(got) == len(cols):
+            _, size, c, se = min(got, key=lambda g: g[2])
+            rows.append((low, high, size, c, se))
+    return rows
+
+
+def _span(low, high):
+    return f"{low}" if low == high else f"{low}-{high if high < 10**9 else ''}"
+
+
 def report():
     cache = load()
     recs = list(cache.values())
@@ -275,10 +298,11 @@ def report():
         )
         if not sub:
             continue
-        cols = list(sub[0]["covered"]) if kind == "labels" else [
-            "roc_auc/percentile",
-            "roc_auc/bca",
-        ]
+        cols = (
+            list(sub[0]["covered"])
+            if kind == "labels"
+            else ["roc_auc/percentile", "roc_auc/bca"]
+        )
         reps = len(sub[0]["n_pos"])
         print(f"\n{kind}: {reps} data sets a cell")
         head = " ".join(f"{c:>16}" for c in cols)
@@ -290,38 +314,50 @@ def report():
                     cov, se = _cov(r["covered"][c])
                     cells.append(f"{cov:9.3f} ({se:.3f})")
                 else:
-                    cells.append(f"{'':>16}")
+                    cells.append("")
             print(
                 f"{r['d']:>2} {r['share']:>5} {r['n']:>4}"
                 f" {np.median(r['n_pos']):>4.0f} {np.median(r['n_pred']):>5.0f} "
                 + " ".join(f"{c:>16}" for c in cells)
             )
-    for col, count_name in (
-        ("f1/percentile", "y_true"),
-        ("f1/percentile", "y_true+pred"),
-        ("recall/percentile", "y_true"),
-        ("precision/percentile", "y_true"),
-        ("precision/percentile", "y_true+pred"),
-        ("f1/bca", "y_true+pred"),
-        ("roc_auc/percentile", "y_true"),
-        ("roc_auc/bca", "y_true"),
-    ):
+    chosen = [r for r in recs if not held_back(r)]
+    held = [r for r in recs if held_back(r)]
+    groups = {
+        "precision, recall, F1 (percentile)": [
+            "f1/percentile",
+            "recall/percentile",
+            "precision/percentile",
+        ],
+        "F1 (BCa)": ["f1/bca"],
+        "ROC AUC (percentile)": ["roc_auc/percentile"],
+        "ROC AUC (BCa)": ["roc_auc/bca"],
+    }
+    for count_name in ("y_true", "y_true+pred"):
         count = COUNTS[count_name]
-        chosen = [r for r in recs if not held_back(r)]
-        rows = pooled(chosen, col, count)
-        rows_held = {low: row for (low, *row) in pooled(
-            [r for r in recs if held_back(r)], col, count
-        )}
-        print(
-            f"\n{col}, by the count of the rarest of {count_name}: "
-            f"threshold {choose(rows)} (chosen on d'=2, share>=0.05)"
-        )
-        print(f"{'count':>9} {'items':>6} {'coverage':>16} {'held back':>22}")
-        for low, high, size, c, se in rows:
-            span = f"{low}" if low == high else f"{low}-{high if high < 10**9 else ''}"
-            held = rows_held.get(low)
-            held = f"{held[2]:.3f} ({held[3]:.3f}) n={held[1]}" if held else ""
-            print(f"{span:>9} {size:>6} {c:9.3f} ({se:.3f}) {held:>22}")
+        for title, cols in groups.items():
+            if "roc" in cols[0] and count_name != "y_true":
+                continue
+            rows = worst_of(chosen, cols, count, MIN_ITEMS)
+            back = {row[0]: row for row in worst_of(held, cols, count, 30)}
+            every = {row[0]: row for row in worst_of(recs, cols, count, 30)}
+            print(
+                f"\n{title}: lowest coverage over the metrics, by the items of "
+                f"the rarest class of {count_name}; threshold {choose(rows)} "
+                f"(the bins of at least {MIN_ITEMS} data sets of the cells with "
+                "d'=2, share>=0.05)"
+            )
+            print(f"{'count':>7} {'chosen on':>22} {'held back':>22} {'all':>8}")
+            for low, high in BINS:
+                line = [f"{_span(low, high):>7}"]
+                for table in ({r[0]: r for r in rows}, back):
+                    row = table.get(low)
+                    line.append(
+                        f"{row[3]:.3f} ({row[4]:.3f}) n={row[2]:<4}" if row else ""
+                    )
+                row = every.get(low)
+                line.append(f"{row[3]:.3f}" if row else "")
+                if any(line[1:]):
+                    print(f"{line[0]} {line[1]:>22} {line[2]:>22} {line[3]:>8}")
 
 
 def main():
