@@ -38,6 +38,7 @@ Run::
     python benchmarks/sim_minority_coverage.py             # about 27 minutes
     python benchmarks/sim_minority_coverage.py --minutes 5 # stop early; rerun resumes
     python benchmarks/sim_minority_coverage.py --report    # tables from the cache
+    python benchmarks/sim_minority_coverage.py --docs      # the tables of the docs
 
 Seeded (``SeedSequence([20261126, job])``, each data set's bootstrap seed
 drawn from it) and resumable: each finished cell is appended as one JSON
@@ -46,6 +47,7 @@ rerun. The tables are in doc/holdout.rst, "Few items of a class".
 """
 
 import argparse
+import contextlib
 import itertools
 import json
 import os
@@ -109,16 +111,24 @@ def truths(share, d, t):
 
 def jobs():
     """(key, kind, n, share, d') in run order: the cells that choose the
-    threshold first."""
-    out = []
+    threshold first. A second batch (key ending "-b2", its own seed) adds as
+    many data sets again to a cell; AUC gets n = 500 (percentile only) in a
+    second run, after the first showed it needs more items."""
+    first, more = [], []
     for kind in ("labels", "auc"):
         for d, share, n in itertools.product(DPRIMES, SHARES, NS):
-            if kind == "auc" and (n == 500 or (d == 1 and share == 0.02)):
+            if kind == "auc" and d == 1 and share == 0.02:
                 continue  # too slow for its information
             if n * share >= 100:
                 continue  # 100 or more of each class: no news
-            out.append((f"{kind}-d{d}-s{share}-n{n}", kind, n, share, d))
-    return out
+            key = f"{kind}-d{d}-s{share}-n{n}"
+            if kind == "auc" and n == 500:
+                more.append((key, kind, n, share, d))
+                continue
+            first.append((key, kind, n, share, d))
+    batch2 = [(key + "-b2", *rest) for key, *rest in first]
+    batch2.sort(key=lambda job: job[1] != "auc")  # AUC, the noisier, first
+    return first + more + batch2
 
 
 def draw(rng, n, share, d):
@@ -183,6 +193,21 @@ def load():
                     rec = json.loads(line)
                     cache[rec["key"]] = rec
     return cache
+
+
+def merged(cache):
+    """The records of each cell, its batches' data sets pooled."""
+    cells = {}
+    for key, rec in cache.items():
+        base = key.removesuffix("-b2")
+        if base not in cells:
+            cells[base] = {**rec, "covered": {}, "n_pos": [], "n_pred": []}
+        cell = cells[base]
+        for col, flags in rec["covered"].items():
+            cell["covered"].setdefault(col, []).extend(flags)
+        cell["n_pos"] += rec["n_pos"]
+        cell["n_pred"] += rec["n_pred"]
+    return list(cells.values())
 
 
 def simulate(minutes):
@@ -287,9 +312,13 @@ def _span(low, high):
     return f"{low}" if low == high else f"{low}-{high if high < 10**9 else ''}"
 
 
-def report():
-    cache = load()
-    recs = list(cache.values())
+def report(count_names=("y_true", "y_true+pred")):
+    recs = merged(load())
+    cell_tables(recs)
+    threshold_tables(recs, count_names)
+
+
+def cell_tables(recs):
     print(f"coverage of the {LEVEL:.0%} two-sided interval (Monte-Carlo s.e.)")
     for kind in ("labels", "auc"):
         sub = sorted(
@@ -303,8 +332,8 @@ def report():
             if kind == "labels"
             else ["roc_auc/percentile", "roc_auc/bca"]
         )
-        reps = len(sub[0]["n_pos"])
-        print(f"\n{kind}: {reps} data sets a cell")
+        reps = sorted({len(r["n_pos"]) for r in sub})
+        print(f"\n{kind}: {'/'.join(map(str, reps))} data sets a cell")
         head = " ".join(f"{c:>16}" for c in cols)
         print(f"{'d':>2} {'share':>5} {'n':>4} {'pos':>4} {'pred+':>5} {head}")
         for r in sub:
@@ -320,6 +349,9 @@ def report():
                 f" {np.median(r['n_pos']):>4.0f} {np.median(r['n_pred']):>5.0f} "
                 + " ".join(f"{c:>16}" for c in cells)
             )
+
+
+def threshold_tables(recs, count_names):
     chosen = [r for r in recs if not held_back(r)]
     held = [r for r in recs if held_back(r)]
     groups = {
@@ -332,7 +364,7 @@ def report():
         "ROC AUC (percentile)": ["roc_auc/percentile"],
         "ROC AUC (BCa)": ["roc_auc/bca"],
     }
-    for count_name in ("y_true", "y_true+pred"):
+    for count_name in count_names:
         count = COUNTS[count_name]
         for title, cols in groups.items():
             if "roc" in cols[0] and count_name != "y_true":
@@ -364,7 +396,21 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=35.0)
     parser.add_argument("--report", action="store_true")
+    parser.add_argument(
+        "--docs", action="store_true", help="write the tables doc/holdout.rst includes"
+    )
     args = parser.parse_args()
+    if args.docs:
+        recs = merged(load())
+        doc = os.path.join(os.path.dirname(__file__), os.pardir, "doc")
+        for name, table in (
+            ("_sim_minority_coverage.txt", lambda: cell_tables(recs)),
+            ("_sim_minority_threshold.txt", lambda: threshold_tables(recs, ["y_true"])),
+        ):
+            with open(os.path.join(doc, name), "w") as f:
+                with contextlib.redirect_stdout(f):
+                    table()
+        return
     if not args.report:
         simulate(args.minutes)
     report()

@@ -850,21 +850,28 @@ def _bca_interval(dist, statistic, jackknife, confidence_level, alternative):
     return ConfidenceInterval(float(low), float(high))
 
 
-# Class-wise metrics (precision, recall, F-beta, Jaccard of a class or
-# averaged over classes, not micro) and ROC AUC / average precision: with
-# fewer than FEW_ITEMS items of the rarest class in y_true, their 95%
-# bootstrap interval under-covers. Measured by
-# benchmarks/sim_minority_coverage.py (user guide, "Few items of a class");
-# the rows are (most items of the rarest class, the lowest coverage of the
-# 95% percentile interval measured with that many).
-FEW_ITEMS = 20
-_FEW_ITEMS_COVERAGE = ((1, 0.5), (5, 0.8), (19, 0.9))
-_RANKING_METRICS = (roc_auc_score, average_precision_score)
+# Fewer items of the rarest class in y_true than this, and the 95% bootstrap
+# interval under-covers: measured by benchmarks/sim_minority_coverage.py
+# (user guide, "Few items of a class", doc/holdout.rst). Class-wise label
+# metrics: precision, recall, F-beta and Jaccard, of a class or averaged over
+# classes (not micro); ranking metrics: ROC AUC and average precision.
+FEW_ITEMS = {"label": 16, "ranking": 50}
+# (most items of the rarest class, the lowest coverage of the 95% percentile
+# interval measured with that many), from the same simulation
+_FEW_ITEMS_COVERAGE = {
+    "label": ((1, 0.36), (2, 0.64), (3, 0.78), (5, 0.79), (10, 0.86), (15, 0.90)),
+    "ranking": ((1, 0.34), (2, 0.59), (5, 0.75), (10, 0.85), (30, 0.91), (50, 0.92)),
+}
+_CLASS_WISE = {
+    "label": "precision, recall and F-scores",
+    "ranking": "ROC AUC",
+}
 
 
 def _rarest_class(data):
-    """Items of the rarest class in ``data``'s y_true, or None when the
-    metric is not one the warning knows (regression metrics and the like).
+    """``(items of the rarest class in y_true, "label" or "ranking")``, or
+    None when the metric is not one the warning knows (regression metrics
+    and the like).
 
     On the fast path the class counts are in the features (a unit has items
     of class ``j`` when its true-count column ``2k + j`` is non-zero; with
@@ -874,25 +881,42 @@ def _rarest_class(data):
         resampler, metric_of = data.fast
         spec, k = metric_of.keywords["spec"], metric_of.keywords["k"]
     else:
-        func, kwargs = data.items["func"], data.items["kwargs"]
-        y_true = data.items["y_true"]
-        if func in _RANKING_METRICS and y_true.ndim == 1:
-            return int(np.unique(y_true, return_counts=True)[1].min())
-        spec = resolve_metric(func, kwargs)[2]
+        func, y_true = data.items["func"], data.items["y_true"]
+        if y_true.ndim != 1:
+            return None
+        counts = np.unique(y_true, return_counts=True)[1]
+        if func in (roc_auc_score, average_precision_score):
+            return int(counts.min()), "ranking"
+        spec = resolve_metric(func, data.items["kwargs"])[2]
     if spec is None or spec["kind"] not in ("prf", "jaccard", "cprf"):
         return None
     if spec["average"] == "micro":
         return None
-    if data.fast is None:
-        if y_true.ndim != 1:
-            return None
-        return int(np.unique(y_true, return_counts=True)[1].min())
-    units = resampler.counts
-    if units is None:
-        units = np.ones(resampler.n_units)
-    present = resampler.features[0][:, 2 * k : 3 * k] != 0
-    counts = np.asarray(present.T @ units).ravel()
-    return int(counts[counts > 0].min())
+    if data.fast is not None:
+        units = resampler.counts
+        if units is None:
+            units = np.ones(resampler.n_units)
+        present = resampler.features[0][:, 2 * k : 3 * k] != 0
+        counts = np.asarray(present.T @ units).ravel()
+        counts = counts[counts > 0]
+    return int(counts.min()), "label"
+
+
+def _few_items_warning(data):
+    """The warning's text when ``data`` has too few items of a class for the
+    interval of its metric (:data:`FEW_ITEMS`), else None."""
+    found = _rarest_class(data)
+    if found is None or found[0] >= FEW_ITEMS[found[1]]:
+        return None
+    count, kind = found
+    worst = next(c for most, c in _FEW_ITEMS_COVERAGE[kind] if count <= most)
+    units = "items" if data.n_clusters is None else "clusters with items"
+    return (
+        f"with {count} {units} of the rarest class in y_true, 95% bootstrap "
+        f"intervals of {_CLASS_WISE[kind]} covered as little as {worst:.0%} in "
+        f"simulation, and at least 93% from {FEW_ITEMS[kind]} items on (user "
+        "guide, 'Few items of a class'): the interval is too narrow."
+    )
 
 
 def _bootstrap_interval(
@@ -954,17 +978,9 @@ def _bootstrap_interval(
             RuntimeWarning,
             stacklevel=4,
         )
-    n_rarest = _rarest_class(data)
-    if n_rarest is not None and n_rarest < FEW_ITEMS:
-        worst = next(c for most, c in _FEW_ITEMS_COVERAGE if n_rarest <= most)
-        warnings.warn(
-            f"with {n_rarest} items of the rarest class, 95% bootstrap intervals "
-            f"of this metric covered as little as {worst:.0%} in simulation "
-            f"(user guide, 'Few items of a class'): fewer than {FEW_ITEMS} are "
-            "too few for the interval to be trusted.",
-            RuntimeWarning,
-            stacklevel=4,
-        )
+    few = _few_items_warning(data)
+    if few is not None:
+        warnings.warn(few, RuntimeWarning, stacklevel=4)
     return BootstrapIntervalResult(
         statistic=statistic,
         confidence_interval=interval,

@@ -91,11 +91,30 @@ def test_table_entry_warns():
 
 
 def test_enough_items_do_not_warn():
-    y_true, y_pred, score = _data(FEW_ITEMS)
+    y_true, y_pred, _ = _data(FEW_ITEMS["label"])
     assert not _few_warnings(bootstrap_confidence_interval, y_true, y_pred, metric="f1")
+    y_true, _, score = _data(FEW_ITEMS["ranking"])
     assert not _few_warnings(
         bootstrap_confidence_interval, y_true, score, metric=roc_auc_score
     )
+
+
+def test_ranking_metrics_need_more_items_than_label_metrics():
+    y_true, y_pred, score = _data(FEW_ITEMS["label"])
+    assert not _few_warnings(bootstrap_confidence_interval, y_true, y_pred, metric="f1")
+    (found,) = _few_warnings(
+        bootstrap_confidence_interval, y_true, score, metric=roc_auc_score
+    )
+    assert f"with {FEW_ITEMS['label']} items" in str(found.message)
+
+
+def test_clusters_count_the_clusters_holding_a_class():
+    y_true, y_pred, _ = _data(6)
+    groups = np.arange(y_true.size) // 2
+    (found,) = _few_warnings(
+        bootstrap_confidence_interval, y_true, y_pred, metric="f1", groups=groups
+    )
+    assert "with 3 clusters with items of the rarest class" in str(found.message)
 
 
 @pytest.mark.parametrize("metric", ["accuracy", "f1_micro", "matthews_corrcoef"])
