@@ -855,12 +855,28 @@ def _bca_interval(dist, statistic, jackknife, confidence_level, alternative):
 # (user guide, "Few items of a class", doc/holdout.rst). Class-wise label
 # metrics: precision, recall, F-beta and Jaccard, of a class or averaged over
 # classes (not micro); ranking metrics: ROC AUC and average precision.
-FEW_ITEMS = {"label": 16, "ranking": 50}
+FEW_ITEMS = {"label": 21, "ranking": 31}
 # (most items of the rarest class, the lowest coverage of the 95% percentile
 # interval measured with that many), from the same simulation
 _FEW_ITEMS_COVERAGE = {
-    "label": ((1, 0.36), (2, 0.64), (3, 0.78), (5, 0.79), (10, 0.86), (15, 0.90)),
-    "ranking": ((1, 0.34), (2, 0.59), (5, 0.75), (10, 0.85), (30, 0.91), (50, 0.92)),
+    "label": (
+        (1, 0.363),
+        (2, 0.629),
+        (3, 0.781),
+        (4, 0.794),
+        (9, 0.851),
+        (15, 0.897),
+        (20, 0.929),
+    ),
+    "ranking": (
+        (1, 0.332),
+        (2, 0.622),
+        (3, 0.747),
+        (5, 0.820),
+        (10, 0.863),
+        (20, 0.913),
+        (30, 0.929),
+    ),
 }
 _CLASS_WISE = {
     "label": "precision, recall and F-scores",
@@ -912,10 +928,11 @@ def _few_items_warning(data):
     worst = next(c for most, c in _FEW_ITEMS_COVERAGE[kind] if count <= most)
     units = "items" if data.n_clusters is None else "clusters with items"
     return (
-        f"with {count} {units} of the rarest class in y_true, 95% bootstrap "
-        f"intervals of {_CLASS_WISE[kind]} covered as little as {worst:.0%} in "
-        f"simulation, and at least 93% from {FEW_ITEMS[kind]} items on (user "
-        "guide, 'Few items of a class'): the interval is too narrow."
+        f"with {count} {units} of the rarest class in y_true, 95% percentile "
+        f"intervals of {_CLASS_WISE[kind]} covered as little as {worst:.1%} in "
+        f"simulation, and at least 93% from {FEW_ITEMS[kind]} items on: this "
+        "interval is likely too narrow (user guide, 'Few items of a class', "
+        "says what does better)."
     )
 
 
