@@ -50,6 +50,7 @@ rerun. The tables are in doc/holdout.rst, "Few items of a class".
 
 import argparse
 import contextlib
+import io
 import itertools
 import json
 import os
@@ -409,9 +410,12 @@ def main():
             ("_sim_minority_coverage.txt", lambda: cell_tables(recs)),
             ("_sim_minority_threshold.txt", lambda: threshold_tables(recs, ["y_true"])),
         ):
+            text = io.StringIO()
+            with contextlib.redirect_stdout(text):
+                table()
+            lines = [line.rstrip() for line in text.getvalue().splitlines()]
             with open(os.path.join(doc, name), "w") as f:
-                with contextlib.redirect_stdout(f):
-                    table()
+                f.write("\n".join(lines).strip("\n") + "\n")
         return
     if not args.report:
         simulate(args.minutes)

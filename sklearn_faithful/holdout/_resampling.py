@@ -879,7 +879,7 @@ _FEW_ITEMS_COVERAGE = {
     ),
 }
 _CLASS_WISE = {
-    "label": "precision, recall and F-scores",
+    "label": "precision, recall and F1",
     "ranking": "ROC AUC",
 }
 
@@ -895,7 +895,8 @@ def _rarest_class(data):
     """
     if data.fast is not None:
         resampler, metric_of = data.fast
-        spec, k = metric_of.keywords["spec"], metric_of.keywords["k"]
+        keywords = getattr(metric_of, "keywords", {})  # metric_from_sums's
+        spec, k = keywords.get("spec"), keywords.get("k")
     else:
         func, y_true = data.items["func"], data.items["y_true"]
         if y_true.ndim != 1:
