@@ -15,7 +15,11 @@ from numbers import Integral
 import numpy as np
 from scipy import sparse, stats
 from scipy.special import ndtr, ndtri
-from sklearn.metrics import cohen_kappa_score
+from sklearn.metrics import (
+    average_precision_score,
+    cohen_kappa_score,
+    roc_auc_score,
+)
 
 from ..utils._compat import Interval, StrOptions, validate_params
 from ..utils._random import _generator
@@ -832,6 +836,93 @@ def _bca_interval(dist, statistic, jackknife, confidence_level, alternative):
     return ConfidenceInterval(float(low), float(high))
 
 
+# Fewer items of the rarest class in y_true than this, and the 95% bootstrap
+# interval under-covers: measured by benchmarks/sim_minority_coverage.py
+# (user guide, "Few items of a class", doc/holdout.rst). Class-wise label
+# metrics: precision, recall, F-beta and Jaccard, of a class or averaged over
+# classes (not micro); ranking metrics: ROC AUC and average precision.
+FEW_ITEMS = {"label": 21, "ranking": 31}
+# (most items of the rarest class, the lowest coverage of the 95% percentile
+# interval measured with that many), from the same simulation
+_FEW_ITEMS_COVERAGE = {
+    "label": (
+        (1, 0.363),
+        (2, 0.629),
+        (3, 0.781),
+        (4, 0.794),
+        (9, 0.851),
+        (15, 0.897),
+        (20, 0.929),
+    ),
+    "ranking": (
+        (1, 0.332),
+        (2, 0.622),
+        (3, 0.747),
+        (5, 0.820),
+        (10, 0.863),
+        (20, 0.913),
+        (30, 0.929),
+    ),
+}
+_CLASS_WISE = {
+    "label": "precision, recall and F1",
+    "ranking": "ROC AUC",
+}
+
+
+def _rarest_class(data):
+    """``(items of the rarest class in y_true, "label" or "ranking")``, or
+    None when the metric is not one the warning knows (regression metrics
+    and the like).
+
+    On the fast path the class counts are in the features (a unit has items
+    of class ``j`` when its true-count column ``2k + j`` is non-zero; with
+    clusters the units are counted); on the item path, in y_true.
+    """
+    if data.fast is not None:
+        resampler, metric_of = data.fast
+        keywords = getattr(metric_of, "keywords", {})  # metric_from_sums's
+        spec, k = keywords.get("spec"), keywords.get("k")
+    else:
+        func, y_true = data.items["func"], data.items["y_true"]
+        if y_true.ndim != 1:
+            return None
+        counts = np.unique(y_true, return_counts=True)[1]
+        if func in (roc_auc_score, average_precision_score):
+            return int(counts.min()), "ranking"
+        spec = resolve_metric(func, data.items["kwargs"])[2]
+    if spec is None or spec["kind"] not in ("prf", "jaccard", "cprf"):
+        return None
+    if spec["average"] == "micro":
+        return None
+    if data.fast is not None:
+        units = resampler.counts
+        if units is None:
+            units = np.ones(resampler.n_units)
+        present = resampler.features[0][:, 2 * k : 3 * k] != 0
+        counts = np.asarray(present.T @ units).ravel()
+        counts = counts[counts > 0]
+    return int(counts.min()), "label"
+
+
+def _few_items_warning(data):
+    """The warning's text when ``data`` has too few items of a class for the
+    interval of its metric (:data:`FEW_ITEMS`), else None."""
+    found = _rarest_class(data)
+    if found is None or found[0] >= FEW_ITEMS[found[1]]:
+        return None
+    count, kind = found
+    worst = next(c for most, c in _FEW_ITEMS_COVERAGE[kind] if count <= most)
+    units = "items" if data.n_clusters is None else "clusters with items"
+    return (
+        f"with {count} {units} of the rarest class in y_true, 95% percentile "
+        f"intervals of {_CLASS_WISE[kind]} covered as little as {worst:.1%} in "
+        f"simulation, and at least 93% from {FEW_ITEMS[kind]} items on: this "
+        "interval is likely too narrow (user guide, 'Few items of a class', "
+        "says what does better)."
+    )
+
+
 def _bootstrap_interval(
     data,
     metric,
@@ -891,6 +982,9 @@ def _bootstrap_interval(
             RuntimeWarning,
             stacklevel=4,
         )
+    few = _few_items_warning(data)
+    if few is not None:
+        warnings.warn(few, RuntimeWarning, stacklevel=4)
     return BootstrapIntervalResult(
         statistic=statistic,
         confidence_interval=interval,
