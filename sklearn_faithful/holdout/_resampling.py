@@ -896,11 +896,16 @@ def _rarest_class(data):
     if spec["average"] == "micro":
         return None
     if data.fast is not None:
-        units = resampler.counts
-        if units is None:
-            units = np.ones(resampler.n_units)
-        present = resampler.features[0][:, 2 * k : 3 * k] != 0
-        counts = np.asarray(present.T @ units).ravel()
+        features = getattr(resampler, "features", [None])[0]
+        if isinstance(features, np.ndarray) or sparse.issparse(features):
+            # units holding each class (clusters with groups), times their items
+            units = resampler.counts
+            if units is None:
+                units = np.ones(resampler.n_units)
+            present = features[:, 2 * k : 3 * k] != 0
+            counts = np.asarray(present.T @ units).ravel()
+        else:  # the joint cells' or the classes' own engine: the true totals
+            counts = resampler.totals()[0].ravel()[2 * k : 3 * k]
         counts = counts[counts > 0]
     return int(counts.min()), "label"
 
