@@ -125,6 +125,13 @@ def resolve_metric(metric, metric_kwargs=None):
         kwargs = {**func.keywords, **kwargs}
         func = func.func
     weight = kwargs.pop("sample_weight", None)
+    for key in ("zero_division", "beta"):
+        # scikit-learn takes True for 1.0 (True in {0.0, 1.0}); we do not
+        if isinstance(kwargs.get(key), (bool, np.bool_)):
+            raise ValueError(
+                f"metric_kwargs[{key!r}] is {kwargs[key]!r}; give a number "
+                + ("(0.0, 1.0 or np.nan) or 'warn'." if key == "zero_division" else ".")
+            )
     known = _KNOWN.get(func)
     if known is None or not set(kwargs) <= _FAST_KWARGS[known[0]]:
         # normalize=False, replace_undefined_by and the like: the item path

@@ -395,3 +395,13 @@ def test_bca_leaves_out_nan_jackknife_values_as_percentile_does():
             n_resamples=999, random_state=0,
         )  # fmt: skip
     assert np.isfinite(res.confidence_interval).all()
+
+
+@pytest.mark.parametrize("key", ["zero_division", "beta"])
+def test_metric_kwargs_refuse_booleans(key):
+    # scikit-learn would take zero_division=True as 1.0
+    with pytest.raises(ValueError, match=rf"metric_kwargs\['{key}'\] is True"):
+        bootstrap_confidence_interval(
+            [0, 1, 1, 0], [0, 1, 0, 0], metric=skm.fbeta_score,
+            metric_kwargs={"beta": 1.0, key: True},
+        )  # fmt: skip
