@@ -1,6 +1,7 @@
 """Timing helper shared by the benchmark scripts."""
 
 import time
+import tracemalloc
 
 import numpy as np
 
@@ -13,3 +14,19 @@ def median_time(func, repeat):
         func()
         times.append(time.perf_counter() - start)
     return float(np.median(times))
+
+
+def seconds(func):
+    """Wall-clock seconds of one call of ``func``."""
+    start = time.perf_counter()
+    func()
+    return time.perf_counter() - start
+
+
+def peak_mib(func):
+    """Peak memory (MiB) Python allocates during one call of ``func`` (tracemalloc)."""
+    tracemalloc.start()
+    func()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 2**20

@@ -22,10 +22,9 @@ Run: python benchmarks/bench_clusters.py [--quick]   (--quick: n up to 1e5)
 
 import argparse
 import functools
-import time
-import tracemalloc
 
 import numpy as np
+from _timing import peak_mib, seconds
 
 from sklearn_faithful.holdout import (
     bootstrap_confidence_interval,
@@ -84,20 +83,6 @@ def floor_permutation(y, a, b, g, n_groups, rng):
     return np.concatenate(out), floor_bootstrap(y, a, g, n_groups, rng, q=b)
 
 
-def _time(func):
-    start = time.perf_counter()
-    func()
-    return time.perf_counter() - start
-
-
-def _peak_mib(func):
-    tracemalloc.start()
-    func()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return peak / 2**20
-
-
 def _data(n, n_groups, seed=0):
     rng = np.random.default_rng(seed)
     # clusters coded 0, ..., G - 1 (a cluster no item drew is not a cluster)
@@ -147,12 +132,12 @@ def main():
                 ),
             }  # fmt: skip
             for label, (ours, floor) in cases.items():
-                t_ours, t_floor = _time(ours), _time(floor)
-                peak = _peak_mib(ours)
+                t_ours, t_floor = seconds(ours), seconds(floor)
+                peak = peak_mib(ours)
                 items = ""
                 if n == 10**4:
                     slow = functools.partial(ours, fast=False, n_resamples=999)
-                    items = f"{_time(slow) * R / 999:.1f}"
+                    items = f"{seconds(slow) * R / 999:.1f}"
                 print(
                     f"{label:<22}{n:>9.0e}{n_groups:>8}{t_ours:>9.3f}{t_floor:>9.3f}"
                     f"{t_ours / t_floor:>7.2f}{peak:>10.1f}{items:>9}",

@@ -34,10 +34,9 @@ cells, in the package and in the floor alike)
 import argparse
 import functools
 import os
-import time
-import tracemalloc
 
 import numpy as np
+from _timing import peak_mib, seconds
 
 from sklearn_faithful.holdout import (
     bootstrap_confidence_interval,
@@ -125,20 +124,6 @@ def floor_paired_permutation(y, a, b, k, rng):
     return np.concatenate(out), floor_paired_bootstrap(y, a, b, k, rng)
 
 
-def _time(func):
-    start = time.perf_counter()
-    func()
-    return time.perf_counter() - start
-
-
-def _peak_mib(func):
-    tracemalloc.start()
-    func()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return peak / 2**20
-
-
 def _data(n, k, seed=0):
     rng = np.random.default_rng(seed)
     y = rng.integers(0, k, n)
@@ -215,17 +200,17 @@ def main():
                     continue
             y, a, b = _data(n, k)
             ours, floor = _calls(what, k, y, a, b)
-            t_ours, t_floor = _time(ours), _time(floor)
-            peak = _peak_mib(functools.partial(ours, n_resamples=R_MEMORY))
+            t_ours, t_floor = seconds(ours), seconds(floor)
+            peak = peak_mib(functools.partial(ours, n_resamples=R_MEMORY))
             items = "-"
             if n <= args.items_up_to:
                 weight = {"sample_weight": np.full(n, 0.5)}
-                items = f"{_time(functools.partial(ours, metric_kwargs=weight)):.3f}"
+                items = f"{seconds(functools.partial(ours, metric_kwargs=weight)):.3f}"
             bca = bca_peak = ""
             if what.startswith("f1"):
-                t_bca = _time(functools.partial(ours, method="bca"))
+                t_bca = seconds(functools.partial(ours, method="bca"))
                 bca = f"{t_bca / t_ours:.2f}"
-                bca_peak = _peak_mib(
+                bca_peak = peak_mib(
                     functools.partial(ours, method="bca", n_resamples=R_MEMORY)
                 )
                 bca_peak = f"{bca_peak:.1f}"

@@ -518,7 +518,7 @@ def _check_label_predictions(func, y_true, preds, names):
     _check_label_values(y_true, "y_true")
     for name, pred in zip(names, preds, strict=True):
         if pred.ndim == 1:
-            _check_label_values(pred, name, "for probabilities use metric='cf1'")
+            _check_label_values(pred, name, PROBABILITIES_HINT)
         if pred.ndim != 1:
             raise ValueError(
                 f"{name} has shape {pred.shape}, but metric={func.__name__!r} scores "
