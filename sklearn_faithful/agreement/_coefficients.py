@@ -202,7 +202,7 @@ def _kappa_of_sums(sums, w, chance, agreements=False):
         elif chance == "gwet":
             p_e = w.sum() / (q * (q - 1)) * np.sum(pi * (1 - pi), axis=1)
         else:  # raw agreement: no chance term
-            p_e = np.zeros_like(p_a)
+            return (p_a, p_a, np.full_like(p_a, np.nan)) if agreements else p_a
         value = (p_a - p_e) / (1 - p_e)
         return (value, p_a, p_e) if agreements else value
 
@@ -560,7 +560,8 @@ class AgreementInterval(_ResultMixin):
     expected_agreement : float
         The agreement expected by chance (``p_e``; for alpha ``1 - D_e / max
         delta``), so that the coefficient is ``(observed - expected) / (1 -
-        expected)``.
+        expected)``; NaN for ``"percent_agreement"``, which has no chance
+        term.
     method : str
         ``"bootstrap"`` (units resampled) or ``"krippendorff"`` (pairs drawn
         from the coincidence matrix, Hayes and Krippendorff 2007).
@@ -604,13 +605,18 @@ class AgreementInterval(_ResultMixin):
         how = (
             "unit bootstrap" if self.method == "bootstrap" else "Krippendorff bootstrap"
         )
+        chance = (
+            "no chance term"
+            if np.isnan(self.expected_agreement)
+            else f"by chance {self.expected_agreement:.4f}"
+        )
         return (
             f"{self.coefficient} ({self.scale}) = {self.statistic:.4f}, "
             f"{_level_text(self.confidence_level)} {self.interval} {how} interval "
             f"{_interval_text(self.confidence_interval)}; observed agreement "
-            f"{self.observed_agreement:.4f}, by chance {self.expected_agreement:.4f}; "
-            f"{self.n_units} units, {self.n_coders} coders, {self.n_resamples} "
-            "resamples" + (f" ({self.n_nan} NaN left out)" if self.n_nan else "")
+            f"{self.observed_agreement:.4f}, {chance}; {self.n_units} units, "
+            f"{self.n_coders} coders, {self.n_resamples} resamples"
+            + (f" ({self.n_nan} NaN left out)" if self.n_nan else "")
         )
 
 
