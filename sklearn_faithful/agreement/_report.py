@@ -273,8 +273,8 @@ class AgreementReport(_ResultMixin):
         text = head + table
         if self.dominant_share > DOMINANT_SHARE:
             text += (
-                f"\n{self.dominant_value!r} is {self.dominant_share:.0%} of the values: "
-                "chance agreement is high, so kappa and alpha can be low while "
+                f"\n{self.dominant_value!r} is {self.dominant_share:.0%} of the "
+                "values: chance agreement is high, so kappa and alpha can be low while "
                 "raw agreement is high (the prevalence paradox); Gwet's AC1/AC2 "
                 "corrects for chance without it."
             )
