@@ -781,6 +781,11 @@ default=None
             f"method='krippendorff' is Krippendorff's bootstrap of alpha; "
             f"coefficient={coefficient!r} takes method='bootstrap'."
         )
+    if method == "krippendorff" and interval != "percentile":
+        raise ValueError(
+            "method='krippendorff' gives the percentile interval of Krippendorff's "
+            f"bootstrap, as his macro does; got interval={interval!r}."
+        )
     if coefficient == "cohen_kappa":
         return _cohen_interval(
             reliability_data,
