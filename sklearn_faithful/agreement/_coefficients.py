@@ -252,6 +252,21 @@ class _Units:
         return Resampler([self.features], self.counts)
 
 
+def _distinct_rows(counts, n_coders):
+    """The distinct rows of value counts and how many units have each.
+
+    A row's counts are digits in base ``n_coders + 1``: one integer key per
+    unit, so one sort of integers rather than of rows.
+    """
+    base = n_coders + 1
+    q = counts.shape[1]
+    if q * np.log2(base) >= 62:
+        return np.unique(counts, axis=0, return_counts=True)
+    keys = counts @ (base ** np.arange(q, dtype=np.int64))
+    _, first, n_per_row = np.unique(keys, return_index=True, return_counts=True)
+    return counts[first], n_per_row
+
+
 def _prepare(
     reliability_data, coefficient, level_of_measurement, weights, value_domain
 ):
@@ -273,9 +288,7 @@ def _prepare(
     # alpha pairs values within units: units with one value do not count;
     # the kappa family's chance term uses every unit with a value
     counts = counts[r >= (2 if coefficient == "krippendorff_alpha" else 1)]
-    rows, inverse, n_per_row = np.unique(
-        counts, axis=0, return_inverse=True, return_counts=True
-    )
+    rows, n_per_row = _distinct_rows(counts, n_coders)
     if domain.size < 2:
         warnings.warn(
             f"every value in reliability_data is {domain[0]!r}: with one value "
