@@ -16,12 +16,30 @@ import re
 import sys
 import warnings
 
-from . import _bayes_test, _compare, _demo, _interval, _model_based, _plan, _split
+from . import (
+    _agreement,
+    _bayes_test,
+    _compare,
+    _demo,
+    _interval,
+    _model_based,
+    _plan,
+    _split,
+)
 from ._output import dumps
 
 COMMANDS = {
     module.NAME: module
-    for module in (_demo, _compare, _interval, _split, _bayes_test, _plan, _model_based)
+    for module in (
+        _demo,
+        _compare,
+        _interval,
+        _split,
+        _bayes_test,
+        _plan,
+        _model_based,
+        _agreement,
+    )
 }
 
 
@@ -172,7 +190,10 @@ _ARRAYS = {
 
 # parameters of the package's functions that a command's options set under
 # another name
-_PARAMETERS = {"plan": {"theta": "--mde"}}
+_PARAMETERS = {
+    "plan": {"theta": "--mde"},
+    "agreement": {"level_of_measurement": "--level"},
+}
 
 
 # phrases of the package's messages that name Python objects, and what the
