@@ -47,27 +47,46 @@ class AgreementReport:
     coders: list
 
     def to_dict(self):
-        return {"result": "AgreementReport", "coefficients": self.coefficients,
-                "coders": self.coders}
+        return {
+            "result": "AgreementReport",
+            "coefficients": self.coefficients,
+            "coders": self.coders,
+        }
 
     def summary(self):
         return str(self.coefficients)
 
 
-def agreement_report(reliability_data, *, level_of_measurement="nominal",
-                     value_domain=None, confidence_level=0.95, n_resamples=9999,
-                     random_state=None, n_jobs=None):
+def agreement_report(
+    reliability_data,
+    *,
+    level_of_measurement="nominal",
+    value_domain=None,
+    confidence_level=0.95,
+    n_resamples=9999,
+    random_state=None,
+    n_jobs=None,
+):
     data = np.asarray(reliability_data, dtype=object)
     data = np.where(
         np.array([[v is None or v != v for v in r] for r in data]), None, data
     )
     rng = np.random.default_rng(random_state)
     a, po = _alpha(data)
-    boot = [_alpha(data[:, rng.integers(data.shape[1], size=data.shape[1])])[0]
-            for _ in range(min(n_resamples, 50))]
+    boot = [
+        _alpha(data[:, rng.integers(data.shape[1], size=data.shape[1])])[0]
+        for _ in range(min(n_resamples, 50))
+    ]
     lo, hi = np.quantile(boot, [(1 - confidence_level) / 2, (1 + confidence_level) / 2])
-    coef = {"krippendorff_alpha": {"statistic": a, "confidence_interval":
-            {"low": lo, "high": hi}, "observed_agreement": po}}
-    coders = [{"coder": i, "n_units": int(sum(v is not None for v in data[i]))}
-              for i in range(data.shape[0])]
+    coef = {
+        "krippendorff_alpha": {
+            "statistic": a,
+            "confidence_interval": {"low": lo, "high": hi},
+            "observed_agreement": po,
+        }
+    }
+    coders = [
+        {"coder": i, "n_units": int(sum(v is not None for v in data[i]))}
+        for i in range(data.shape[0])
+    ]
     return AgreementReport(coef, coders)

@@ -59,8 +59,8 @@ def add_parser(subparsers):
     g.add_argument(
         "--unit-column",
         metavar="NAME",
-        help="the column (field) of the unit's id; wide files: optional, else "
-        "a unit is its line (long default: unit)",
+        help="the column (field) of the unit's id (default: unit); a wide file "
+        "without it reads a unit a line",
     )
     g.add_argument(
         "--coder-column",

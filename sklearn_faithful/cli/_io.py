@@ -1278,7 +1278,8 @@ def read_annotations(
     """Read annotations: a CSV/TSV or JSON Lines file, wide or long.
 
     Wide: one row (or object) per unit, one column (or field) per coder, and
-    the unit's id in ``unit_column`` if given (else a unit is its line).
+    the unit's id in ``unit_column`` (``unit`` by default, if the header or
+    the first object has it; else a unit is its line).
     Long: one row per unit, coder and value, in the columns ``unit_column``,
     ``coder_column`` and ``value_column`` (``unit``, ``coder``, ``value`` by
     default); chosen by ``long``, by naming the coder or value column, or
@@ -1319,13 +1320,13 @@ def read_annotations(
         if column is None:  # wide, without ids: a unit is its line
             ids.append(list(lines))
             continue
-        column = _stripped(path, column, 1, f"{what} id", lines)
-        if "" in column:
-            i = column.index("")
+        empty = next((i for i, v in enumerate(column) if not v.strip()), None)
+        if empty is not None:
             raise InputError(
-                f"{path}, line {lines[i]}: the {what} id is empty; every row needs one."
+                f"{path}, line {lines[empty]}: the {what} id is empty; every row "
+                "needs one."
             )
-        ids.append(_ids(column))
+        ids.append(_ids(_stripped(path, column, 1, f"{what} id", lines)))
     return Annotations(ids[0], ids[1], values, lines, form)
 
 
@@ -1349,6 +1350,8 @@ def _table_annotations(path, chunks, kind, names, long, unit_column):
     """The annotations of a CSV/TSV file (:func:`read_annotations`)."""
     raw, header, delimiter, chunks = _header(path, chunks, kind)
     long = long or (names[1] in header and names[2] in header)
+    if unit_column is None and names[0] in header:
+        unit_column = names[0]
     # the file's own spelling of a column, for _table_cells
     spelling = dict(zip(header, raw, strict=True))
     if long:
@@ -1398,7 +1401,10 @@ def _jsonl_annotations(path, chunks, kind, names, long, unit_column):
         first, lines = next(chunks)
         chunks = itertools.chain([(first, lines)], chunks)
         record = next((r for _, r in _jsonl_records(path, lines[:1], first)), None)
-        long = isinstance(record, dict) and names[1] in record and names[2] in record
+        record = record if isinstance(record, dict) else {}
+        long = names[1] in record and names[2] in record
+        if unit_column is None and names[0] in record:
+            unit_column = names[0]
     if long:
         fix = (
             "long JSON Lines hold the fields unit, coder and value; pass "
