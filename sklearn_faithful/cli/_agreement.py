@@ -6,7 +6,7 @@ every coefficient of :func:`~sklearn_faithful.agreement.agreement_report`
 with its bootstrap interval and observed agreement, then the per-coder table.
 """
 
-from ..agreement._options import LEVELS_OF_MEASUREMENT
+from ..agreement._options import LEVELS
 from ._arguments import RAW, add_format, add_random_state, add_resampling
 from ._output import (
     fmt,
@@ -77,7 +77,7 @@ def add_parser(subparsers):
     c = p.add_argument_group("coefficients")
     c.add_argument(
         "--level",
-        choices=LEVELS_OF_MEASUREMENT,
+        choices=LEVELS,
         default="nominal",
         help="level of measurement of the values (default: nominal)",
     )
