@@ -80,6 +80,12 @@ ENTRIES = {
     "gwet_ac": ("reliability", ("reliability_data",), sf.gwet_ac),
     "percent_agreement": ("reliability", ("reliability_data",), sf.percent_agreement),
     "scotts_pi": ("reliability", ("reliability_data",), lambda r: sf.scotts_pi(r[:2])),
+    "agreement_report": (
+        "reliability",
+        ("reliability_data",),
+        lambda r: sf.agreement_report(r, **SEED),
+    ),
+    "coder_diagnostics": ("reliability", ("reliability_data",), sf.coder_diagnostics),
     "agreement_confidence_interval": (
         "reliability",
         ("reliability_data",),
@@ -226,6 +232,8 @@ NOT_DATA = {
     "BetaPosterior": "numbers: test_common_params.py",
     "BlockBalance": "a result of block_balance",
     "AgreementInterval": "a result",
+    "AgreementReport": "a result",
+    "CoderDiagnostics": "a result",
     "BootstrapIntervalResult": "a result",
     "ConfidenceInterval": "a result",
     "CredibleInterval": "a result",
@@ -289,6 +297,8 @@ def _value(result):
             for f in dataclasses.fields(result)
             if not f.name.startswith("posterior")
         }
+    if isinstance(result, dict):
+        return {k: _value(v) for k, v in result.items()}
     if isinstance(result, (list, tuple)):
         return [_value(r) for r in result]
     if result is None or isinstance(result, (str, bool)):

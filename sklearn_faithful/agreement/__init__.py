@@ -24,5 +24,11 @@ __getattr__, __dir__, __all__ = attach(
             "scotts_pi",
         ],
         "_data": ["reliability_data_from_long"],
+        "_report": [
+            "AgreementReport",
+            "CoderDiagnostics",
+            "agreement_report",
+            "coder_diagnostics",
+        ],
     },
 )

@@ -194,7 +194,7 @@ def _kappa_of_sums(sums, w, chance, agreements=False):
         elif chance == "gwet":
             p_e = w.sum() / (q * (q - 1)) * np.sum(pi * (1 - pi), axis=1)
         else:  # raw agreement: no chance term
-            p_e = np.zeros_like(p_a)
+            return (p_a, p_a, np.full_like(p_a, np.nan)) if agreements else p_a
         value = (p_a - p_e) / (1 - p_e)
         return (value, p_a, p_e) if agreements else value
 
@@ -244,6 +244,21 @@ class _Units:
         return Resampler([self.features], self.counts)
 
 
+def _distinct_rows(counts, n_coders):
+    """The distinct rows of value counts and how many units have each.
+
+    A row's counts are digits in base ``n_coders + 1``: one integer key per
+    unit, so one sort of integers rather than of rows.
+    """
+    base = n_coders + 1
+    q = counts.shape[1]
+    if q * np.log2(base) >= 62:
+        return np.unique(counts, axis=0, return_counts=True)
+    keys = counts @ (base ** np.arange(q, dtype=np.int64))
+    _, first, n_per_row = np.unique(keys, return_index=True, return_counts=True)
+    return counts[first], n_per_row
+
+
 def _prepare(
     reliability_data, coefficient, level_of_measurement, weights, value_domain
 ):
@@ -265,9 +280,7 @@ def _prepare(
     # alpha pairs values within units: units with one value do not count;
     # the kappa family's chance term uses every unit with a value
     counts = counts[r >= (2 if coefficient == "krippendorff_alpha" else 1)]
-    rows, inverse, n_per_row = np.unique(
-        counts, axis=0, return_inverse=True, return_counts=True
-    )
+    rows, n_per_row = _distinct_rows(counts, n_coders)
     if domain.size < 2:
         warnings.warn(
             f"every value in reliability_data is {domain[0]!r}: with one value "
@@ -552,7 +565,8 @@ class AgreementInterval(_ResultMixin):
     expected_agreement : float
         The agreement expected by chance (``p_e``; for alpha ``1 - D_e / max
         delta``), so that the coefficient is ``(observed - expected) / (1 -
-        expected)``.
+        expected)``; NaN for ``"percent_agreement"``, which has no chance
+        term.
     method : str
         ``"bootstrap"`` (units resampled) or ``"krippendorff"`` (pairs drawn
         from the coincidence matrix, Hayes and Krippendorff 2007).
@@ -596,13 +610,18 @@ class AgreementInterval(_ResultMixin):
         how = (
             "unit bootstrap" if self.method == "bootstrap" else "Krippendorff bootstrap"
         )
+        chance = (
+            "no chance term"
+            if np.isnan(self.expected_agreement)
+            else f"by chance {self.expected_agreement:.4f}"
+        )
         return (
             f"{self.coefficient} ({self.scale}) = {self.statistic:.4f}, "
             f"{_level_text(self.confidence_level)} {self.interval} {how} interval "
             f"{_interval_text(self.confidence_interval)}; observed agreement "
-            f"{self.observed_agreement:.4f}, by chance {self.expected_agreement:.4f}; "
-            f"{self.n_units} units, {self.n_coders} coders, {self.n_resamples} "
-            "resamples" + (f" ({self.n_nan} NaN left out)" if self.n_nan else "")
+            f"{self.observed_agreement:.4f}, {chance}; {self.n_units} units, "
+            f"{self.n_coders} coders, {self.n_resamples} resamples"
+            + (f" ({self.n_nan} NaN left out)" if self.n_nan else "")
         )
 
 
@@ -766,6 +785,11 @@ default=None
         raise ValueError(
             f"method='krippendorff' is Krippendorff's bootstrap of alpha; "
             f"coefficient={coefficient!r} takes method='bootstrap'."
+        )
+    if method == "krippendorff" and interval != "percentile":
+        raise ValueError(
+            "method='krippendorff' gives the percentile interval of Krippendorff's "
+            f"bootstrap, as his macro does; got interval={interval!r}."
         )
     if coefficient == "cohen_kappa":
         return _cohen_interval(

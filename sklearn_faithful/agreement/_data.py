@@ -241,9 +241,10 @@ def reliability_data_from_long(units, coders, values):
     if np.any(seen > 1):
         first = int(np.flatnonzero(seen > 1)[0])
         where = np.flatnonzero(cell == first)
+        coder = coder_labels.tolist()[first // unit_labels.size]
+        unit = unit_labels.tolist()[first % unit_labels.size]
         raise ValueError(
-            f"coder {coder_labels[first // unit_labels.size]!r} coded unit "
-            f"{unit_labels[first % unit_labels.size]!r} {where.size} times (records "
+            f"coder {coder!r} coded unit {unit!r} {where.size} times (records "
             f"{where[:5].tolist()}); each coder gives a unit one value. "
             f"{int(np.count_nonzero(seen > 1))} (unit, coder) pairs repeat."
         )
