@@ -8,15 +8,7 @@ with its bootstrap interval and observed agreement, then the per-coder table.
 
 from ..agreement._options import LEVELS
 from ._arguments import RAW, add_format, add_random_state, add_resampling
-from ._output import (
-    fmt,
-    fmt_interval,
-    header,
-    level,
-    signature,
-    signature_text,
-    table,
-)
+from ._output import header, signature, signature_text
 
 NAME = "agreement"
 
@@ -191,24 +183,26 @@ def run(args):
         reliability_data,
         level_of_measurement=args.level,
         value_domain=domain,
+        coder_names=[str(c) for c in coders],
         confidence_level=args.confidence_level,
         n_resamples=args.n_resamples,
         random_state=args.random_state,
         n_jobs=args.n_jobs,
     )
-    # the model as one more annotator (--model): compare_to_annotators on
-    # reliability_data and the model's labels of ``units``, under "model"
+    # the model as one more annotator (--model) goes here:
+    # compare_to_annotators(reliability_data, the model's labels of ``units``)
     return header(
         NAME,
         args,
         annotations=args.annotations,
         form=data.form,
         n_units=len(units),
-        coders=coders,
+        n_coders=len(coders),
         level_of_measurement=args.level,
         n_resamples=args.n_resamples,
         confidence_level=args.confidence_level,
         report=report,
+        summary=report.summary(),
         signature=signature(
             NAME,
             args,
@@ -225,26 +219,12 @@ def run(args):
 
 
 def text(p):
-    report = p["report"]
-    lines = [
-        f"Agreement of {len(p['coders'])} coders on {p['n_units']} units "
-        f"({p['annotations']}, {p['form']}), {p['level_of_measurement']} values",
-        "",
-    ]
-    rows = [
+    return "\n".join(
         [
-            name,
-            fmt(c["statistic"]),
-            fmt_interval(c["confidence_interval"]),
-            fmt(c["observed_agreement"]),
+            f"{p['annotations']} ({p['form']} file): {p['n_units']} units",
+            "",
+            p["summary"],
+            "",
+            signature_text(p["signature"]),
         ]
-        for name, c in report["coefficients"].items()
-    ]
-    head = ["coefficient", "estimate", f"{level(p['confidence_level'])} interval",
-            "observed"]  # fmt: skip
-    lines += table(head, rows)
-    lines.append("")
-    rows = [[p["coders"][c["coder"]], c["n_units"]] for c in report["coders"]]
-    lines += table(["coder", "units"], rows)
-    lines += ["", signature_text(p["signature"])]
-    return "\n".join(lines)
+    )

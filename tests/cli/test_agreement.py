@@ -51,33 +51,58 @@ def test_every_form_gives_the_same_numbers(forms):
     assert reports["long.csv"]["form"] == "long"
     for form, payload in reports.items():
         assert payload["report"] == first["report"], form
-        assert payload["coders"] == CODERS
+        assert payload["report"]["coders"]["coders"] == CODERS
         assert payload["n_units"] == len(UNITS)
+
+
+def _expected(data, **kwargs):
+    """The report of the Python API, as the command line prints it."""
+    kwargs = {"n_resamples": 199, "random_state": 0, **kwargs}
+    return json.loads(json.dumps(agreement_report(data, **kwargs).to_dict()))
 
 
 def test_numbers_are_those_of_the_python_api(forms, data):
     payload = _report(forms["long.csv"])
-    expected = agreement_report(data, n_resamples=199, random_state=0).to_dict()
-    assert payload["report"] == json.loads(json.dumps(expected))
+    assert payload["report"] == _expected(data, coder_names=CODERS)
+    assert payload["n_coders"] == len(CODERS)
+    assert payload["report"]["coders"]["coders"] == CODERS
 
 
-def test_json_holds_every_coefficient(forms):
-    from sklearn_faithful.agreement._options import COEFFICIENTS
-
+def test_json_holds_every_coefficient(tmp_path, forms, data):
     payload = _report(forms["wide.jsonl"], "--unit-column", "item")
-    text = json.dumps(payload["report"])
-    for name in COEFFICIENTS:
-        assert f'"{name}"' in text, name
+    intervals = payload["report"]["intervals"]
+    assert list(intervals) == [
+        "percent_agreement", "krippendorff_alpha", "fleiss_kappa", "gwet_ac"
+    ]  # fmt: skip
+    for name, res in intervals.items():
+        assert res["coefficient"] == name
+        assert res["result"] == "AgreementInterval"
+        assert 0 < res["statistic"] <= 1
+        low, high = (
+            res["confidence_interval"]["low"],
+            res["confidence_interval"]["high"],
+        )
+        assert low < res["statistic"] < high
+        assert 0 < res["observed_agreement"] <= 1
+        assert res["n_resamples"] == 199
+    # two coders: Cohen's kappa too
+    two = annotation_files(tmp_path, data[:2], UNITS, CODERS[:2])
+    intervals = _report(two["long.csv"])["report"]["intervals"]
+    assert "cohen_kappa" in intervals
 
 
 def test_text_shows_each_coefficient_and_the_coders(forms):
     code, out = run_main(["agreement", forms["long.csv"], *FAST])
     assert code == 0
-    assert "Agreement of 4 coders on 60 units" in out
-    for name in CODERS:
-        assert any(line.startswith(name) for line in out.splitlines()), name
-    assert out.rstrip().splitlines()[-1].startswith("sklearn-faithful ")
-    assert "|command:agreement|seed:0|" in out
+    lines = out.splitlines()
+    assert lines[0] == f"{forms['long.csv']} (long file): 60 units"
+    for name in ("percent_agreement", "krippendorff_alpha", "fleiss_kappa",
+                 "gwet_ac", *CODERS):  # fmt: skip
+        assert any(line.startswith(name + " ") for line in lines), name
+    # the careless third coder shows
+    assert "Alpha is highest without ann3" in out
+    assert lines[-1].startswith("sklearn-faithful ")
+    assert "|command:agreement|seed:0|measurement:nominal|resamples:199|" in out
 
 
 def test_wide_without_unit_column_reads_a_unit_a_line(tmp_path, data):
@@ -86,16 +111,14 @@ def test_wide_without_unit_column_reads_a_unit_a_line(tmp_path, data):
              for j in range(data.shape[1])]  # fmt: skip
     path = write(tmp_path / "plain.csv", rows)
     payload = _report(path)
-    expected = agreement_report(data, n_resamples=199, random_state=0).to_dict()
-    assert payload["report"] == json.loads(json.dumps(expected))
+    assert payload["report"] == _expected(data, coder_names=CODERS)
 
 
 @pytest.mark.parametrize("missing", ["", "NA", "null"])
 def test_missing_values(tmp_path, data, missing):
     files = annotation_files(tmp_path, data, UNITS, CODERS, missing=missing)
     payload = _report(files["long.csv"])
-    expected = agreement_report(data, n_resamples=199, random_state=0).to_dict()
-    assert payload["report"] == json.loads(json.dumps(expected))
+    assert payload["report"] == _expected(data, coder_names=CODERS)
 
 
 def test_long_with_other_column_names(tmp_path, data):
@@ -111,26 +134,30 @@ def test_long_with_other_column_names(tmp_path, data):
             "--value-column", "label"]  # fmt: skip
     payload = _report(path, *argv)
     assert payload["form"] == "long"
-    expected = agreement_report(data, n_resamples=199, random_state=0).to_dict()
-    assert payload["report"] == json.loads(json.dumps(expected))
+    assert payload["report"] == _expected(data, coder_names=CODERS)
+
+
+# Krippendorff (2011), the example with missing values: alpha at each level
+PUBLISHED_ALPHA = {"nominal": 0.743, "ordinal": 0.815, "interval": 0.849,
+                   "ratio": 0.797}  # fmt: skip
 
 
 def test_krippendorff_2011_numbers_and_levels(tmp_path):
-    data = np.array(KRIPPENDORFF_2011, dtype=object)
     rows = ["A,B,C,D"]
-    rows += [",".join("" if v is None else str(v) for v in data[:, j])
-             for j in range(data.shape[1])]  # fmt: skip
+    rows += [",".join("" if v is None else str(v) for v in col)
+             for col in zip(*KRIPPENDORFF_2011, strict=True)]  # fmt: skip
     path = write(tmp_path / "k.csv", rows)
-    for level in ("nominal", "ordinal", "interval", "ratio"):
+    numeric = np.array(
+        [[np.nan if v is None else v for v in row] for row in KRIPPENDORFF_2011]
+    )
+    for level, alpha in PUBLISHED_ALPHA.items():
         payload = _report(path, "--level", level)
-        numeric = np.array(
-            [[np.nan if v is None else v for v in row] for row in KRIPPENDORFF_2011],
-            dtype=float,
+        report = payload["report"]
+        assert round(report["intervals"]["krippendorff_alpha"]["statistic"], 3) == alpha
+        expected = _expected(
+            numeric, level_of_measurement=level, coder_names=list("ABCD")
         )
-        expected = agreement_report(
-            numeric, level_of_measurement=level, n_resamples=199, random_state=0
-        ).to_dict()
-        assert payload["report"] == json.loads(json.dumps(expected)), level
+        assert report == expected, level
 
 
 def test_ordinal_text_labels_take_their_order_from_value_domain(tmp_path):
@@ -152,7 +179,10 @@ def test_ordinal_text_labels_take_their_order_from_value_domain(tmp_path):
         ",".join(words.values()),
     )
     numbers = _report(csv("numbers.csv", str), "--level", "ordinal")
-    assert text["report"] == numbers["report"]
+    assert text["report"]["dominant_value"] == "rarely"
+    assert numbers["report"]["dominant_value"] == 2
+    for key in ("intervals", "coders", "dominant_share"):
+        assert text["report"][key] == numbers["report"][key], key
 
 
 def test_text_values_at_a_level_above_nominal_are_an_error(capsys, tmp_path):
