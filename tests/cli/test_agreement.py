@@ -17,6 +17,7 @@ from ._util import (
     annotations,
     error,
     main_json,
+    ok,
     run_main,
     write,
 )
@@ -30,8 +31,8 @@ def data():
 
 
 @pytest.fixture(scope="module")
-def forms(tmp_path_factory, data):
-    return annotation_files(tmp_path_factory.mktemp("agree"), data, UNITS, CODERS)
+def forms(files):
+    return files["annotations"]
 
 
 def _report(path, *extra):
@@ -53,6 +54,11 @@ def test_every_form_gives_the_same_numbers(forms):
         assert payload["report"] == first["report"], form
         assert payload["report"]["coders"]["coders"] == CODERS
         assert payload["n_units"] == len(UNITS)
+
+
+def test_the_module_entry_point_prints_the_same_json(runs, forms):
+    # python -m sklearn_faithful agreement, in a subprocess (conftest.runs)
+    assert json.loads(ok(runs, "agreement")) == _report(forms["long.jsonl"])
 
 
 def _expected(data, **kwargs):
