@@ -117,12 +117,13 @@ def _values(args, data):
     if domain is not None:
         domain = [v.strip() for v in domain.split(",")]
         if numbers is not None:
-            domain = _numbers(domain)
-            if domain is None:
+            as_numbers = _numbers(domain)
+            if as_numbers is None:
                 raise InputError(
                     f"--value-domain {args.value_domain}: {args.annotations} holds "
                     "numbers; give the domain as numbers."
                 )
+            domain = as_numbers.tolist()
     if numbers is not None:
         return numbers, domain
     if args.level != "nominal" and (args.level != "ordinal" or domain is None):

@@ -185,6 +185,7 @@ _ARRAYS = {
     "labels_t": "--labels-t",
     "annotated_c": "--annotated-c",
     "annotated_t": "--annotated-t",
+    "reliability_data": "ANNOTATIONS",
 }
 
 
@@ -205,6 +206,8 @@ _PHRASES = (
         r"a \1x2 BCV (--repetitions \1)",
     ),
     (r"\b(\d+) samples are needed", r"\1 items are needed"),
+    # the command line builds the coders x units matrix itself
+    (r" Units in rows\? Pass the transpose \(reliability_data\.T\)\.", ""),
 )
 
 

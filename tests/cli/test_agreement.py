@@ -296,6 +296,30 @@ def test_a_fifo_names_the_argument(capsys, tmp_path):
     assert f"ANNOTATIONS file {fifo!r} is a FIFO (named pipe)" in err
 
 
+@pytest.mark.parametrize(
+    "rows, argv, message",
+    [
+        (["unit,coder,value", "1,a,x", "2,b,y"], [],
+         "no unit of ANNOTATIONS has values from 2 coders: agreement is "
+         "undefined.\n"),
+        (["a,b", "-1,2", "3,3"], ["--level", "ratio"],
+         "--level ratio needs values >= 0"),
+        (["a,b", "low,high", "mid,mid"], ["--level", "ordinal", "--value-domain",
+         "low,high"], "ANNOTATIONS holds values outside --value-domain: ['mid']"),
+        (["a,b", "1,2", "3,3"], ["--value-domain", "x,y"],
+         "--value-domain x,y: {path} holds numbers; give the domain as numbers."),
+        (["a,b", "1,2", "3,3"], ["--value-domain", "1,1,2,3"],
+         "--value-domain holds a value twice: [1.0, 1.0, 2.0, 3.0]."),
+    ],
+)  # fmt: skip
+def test_values_the_functions_refuse_in_cli_words(capsys, tmp_path, rows, argv,
+                                                  message):  # fmt: skip
+    path = write(tmp_path / "v.csv", rows)
+    err = error(capsys, ["agreement", path, *FAST, *argv])
+    assert message.format(path=path) in err
+    assert "reliability_data" not in err
+
+
 def test_level_of_measurement_in_cli_words():
     options = {"level_of_measurement": "--level"}
     message = "level_of_measurement='bogus' is not one of ..."
