@@ -333,3 +333,9 @@ def test_options_are_checked(capsys):
             main(["agreement", "x.csv", *argv])
         assert info.value.code == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_resamples_beyond_the_machine_are_refused_first(capsys, forms):
+    err = error(capsys, ["agreement", forms["long.csv"], "--n-resamples", "10" * 7])
+    assert "--n-resamples 10101010101010 needs about" in err
+    assert "GiB of memory" in err
