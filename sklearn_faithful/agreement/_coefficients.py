@@ -828,7 +828,12 @@ default=None
             verbose=verbose,
             name="agreement_confidence_interval",
         )
-    n_nan = _warn_nan(dist, coefficient)
+    n_nan = _warn_nan(
+        dist,
+        coefficient,
+        remedy="A resample is NaN when all its values are the same (no chance "
+        "agreement to correct for); use more units.",
+    )
     degenerate = _warn_degenerate(dist, coefficient)
     if interval == "bca" and not degenerate:
         bounds = _bca_interval(
