@@ -74,7 +74,6 @@ import zlib
 import numpy as np
 from numpy.polynomial.hermite_e import hermegauss
 from scipy.special import ndtr
-
 from sklearn_faithful.agreement import (
     agreement_confidence_interval,
     fleiss_kappa,
@@ -249,7 +248,8 @@ def _gen_key(cell):
     """The truth depends on the generator, the coders and their number, not
     on the units or (MCAR) the missing values; the large data sets keep the
     cell's missing share all the same."""
-    return f"{cell['gen']}|{cell['prev']}|{cell['coders']}|m={cell['m']}|miss={cell['miss']}"
+    fields = ("gen", "prev", "coders", "m", "miss")
+    return "|".join(f"{f}={cell[f]}" for f in fields)
 
 
 def large_sample_truth(cell, seed):
@@ -548,15 +548,14 @@ def report(table):
             )
             out.append(
                 f"{'  above/below/undef %':<48}"
-                + "".join(
-                    f"{100 * rate[c][1]:>5.1f}/{100 * rate[c][2]:.1f}/{100 * rate[c][3]:.1f}".rjust(
-                        15
-                    )
-                    for c in cols
-                )
+                + "".join(f"{_misses(rate[c]):>15}" for c in cols)
             )
     out += summary(done)
     return "\n".join(out)
+
+
+def _misses(rate):
+    return "/".join(f"{100 * r:.1f}" for r in rate[1:4])
 
 
 def summary(done):
@@ -583,12 +582,104 @@ def summary(done):
     return out
 
 
+HEADS = {"pct": "pct", "bca": "BCa", "kripp": "Kripp."}
+NAMES = {
+    "alpha": "alpha",
+    "kappa": "kappa",
+    "AC1": "AC1",
+    "alpha_ord": "alpha ord.",
+    "alpha_int": "alpha int.",
+    "AC2": "AC2",
+}
+
+
+def _simple_table(header, rows):
+    """A reST simple table."""
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    rule = "  ".join("=" * w for w in widths)
+
+    def line(r):
+        return "  ".join(
+            str(v).ljust(w) for v, w in zip(r, widths, strict=True)
+        ).rstrip()
+
+    return [rule, line(header), rule, *map(line, rows), rule]
+
+
+def rst(table):
+    """The coverage tables in reStructuredText, for the docs."""
+    done = load()
+    out = [
+        ".. Written by benchmarks/sim_agreement.py --rst "
+        f"(seed {BASE_SEED}, {N_RESAMPLES} resamples); do not edit by hand.",
+        "",
+        f"Coverage of the {LEVEL:.0%} interval, from ``benchmarks/sim_agreement.py`` "
+        f"(seed {BASE_SEED}, {N_RESAMPLES} resamples an interval). pct, BCa: the "
+        "unit bootstrap (``method='bootstrap'``), ``interval='percentile'`` and "
+        "``'bca'``; Kripp.: Krippendorff's bootstrap (``method='krippendorff'``). "
+        "m coders, n units, miss: share of ratings missing (at random); equal or "
+        "heterogeneous (het.) coders. Truth: the population value. Monte-Carlo "
+        "standard error about 0.007 with 1,000 data sets, 0.010 with 500.",
+    ]
+    for gen, title in (("nominal", "Nominal, two classes"), ("likert", "Likert")):
+        cols = columns(gen)
+        names = [name for name, _, _ in coefficients(gen)]
+        header = ["data", "m", "n", "miss", "sets", "truth"] + [
+            f"{NAMES[c.split()[0]]} {HEADS[c.split()[1]]}" for c in cols
+        ]
+        for role in ("tuning", "held-out"):
+            rows = []
+            for cell in CELLS:
+                if cell["gen"] != gen or cell["role"] != role:
+                    continue
+                n, rate = collect(done, cell)
+                if not n:
+                    continue
+                pop = table[_gen_key(cell)]["population"]
+                what = cell["prev"] if gen == "nominal" else "Likert"
+                what += " het." if cell["coders"] == "hetero" else ""
+                rows.append(
+                    [what, cell["m"], cell["n"], cell["miss"], n]
+                    + ["/".join(f"{pop[k]:.2f}" for k in names)]
+                    + [f"{rate[c][0]:.3f}" for c in cols]
+                )
+            if rows:
+                label = "chosen on" if role == "tuning" else "held out from the choice"
+                out += ["", f"{title}, {label} (truth: {', '.join(names)}):", ""]
+                out += _simple_table(header, rows)
+    out += ["", "Misses: truth above / below the interval, % of data sets, pooled:", ""]
+    rows = []
+    for gen in ("nominal", "likert"):
+        for col in columns(gen):
+            row = [gen, f"{NAMES[col.split()[0]]} {HEADS[col.split()[1]]}"]
+            for role in ("tuning", "held-out"):
+                got = [
+                    collect(done, c)
+                    for c in CELLS
+                    if c["gen"] == gen and c["role"] == role
+                ]
+                n = sum(k for k, _ in got)
+                above = sum(k * r[col][1] for k, r in got if k)
+                below = sum(k * r[col][2] for k, r in got if k)
+                row.append(
+                    f"{100 * above / n:.1f} / {100 * below / n:.1f}" if n else ""
+                )
+            rows.append(row)
+    out += _simple_table(["data", "interval", "chosen on", "held out"], rows)
+    return "\n".join(out) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=40.0)
     parser.add_argument("--report", action="store_true")
+    parser.add_argument("--rst", help="write the docs' tables (reST) to this file")
     args = parser.parse_args()
     table = truths(CELLS, verbose=not args.report)
+    if args.rst:
+        with open(args.rst, "w") as f:
+            f.write(rst(table))
+        return
     if not args.report:
         check_percentile()
         simulate(args.minutes, table)
