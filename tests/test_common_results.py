@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 from sklearn.base import BaseEstimator
 
+from sklearn_faithful.agreement import agreement_confidence_interval
 from sklearn_faithful.comparison import (
     BetaPosterior,
     F1Posterior,
@@ -98,6 +99,21 @@ def _model_based():
 
 # Each result class: (kind, a builder of one or more instances from real calls).
 BUILDERS = {
+    "AgreementInterval": (
+        "score interval",
+        lambda: [
+            agreement_confidence_interval(np.stack([Y, A, B]), **SEED),
+            agreement_confidence_interval(
+                np.stack([Y, A, B]), coefficient="gwet_ac", interval="bca", **SEED
+            ),
+            agreement_confidence_interval(
+                np.stack([Y, A, B]), method="krippendorff", **SEED
+            ),
+            agreement_confidence_interval(
+                np.stack([Y, A]), coefficient="cohen_kappa", **SEED
+            ),
+        ],
+    ),
     "BootstrapIntervalResult": (
         "score interval",
         lambda: [
