@@ -27,26 +27,34 @@ Generators (reliability data: coders x units, NaN where missing):
   cuts -1.5, -0.5, 0.5, 1.5. Equal coders: b = 0, s = 0.6; heterogeneous:
   b evenly from -0.3 to 0.3 and s from 0.4 to 0.8.
 * each rating missing with probability 0 or 0.3, independently (MCAR);
-* 20, 50 or 200 units; 2, 3 or 10 coders.
+* 20, 30, 50, 100 or 200 units; 2, 3 or 10 coders.
 
-The truth. The true value of a coefficient under a generator is the
-coefficient on one very large data set from that generator (200,000 units,
-the package's point functions), seed 1; the same on a second data set
-(seed 2) must agree to 3 decimals, and both are checked against the
-population value, which these generators give in closed form: each
-coefficient is a function of the joint distribution of two coders' ratings
-of a unit, averaged over the pairs of coders (MCAR missingness leaves it
-alone), and of the average coder's marginal distribution (Likert: by
-Gauss-Hermite quadrature over T). All three are in
+The truth. The population value of the coefficient, in closed form: under
+these generators each coefficient is a function of the joint distribution
+of two coders' ratings of a unit, averaged over the ordered pairs of
+coders (MCAR missingness leaves it alone), and of the average coder's
+marginal distribution (nominal: exact; Likert: Gauss-Hermite quadrature
+over T, 120 nodes). It is checked against the coefficient (the package's
+point functions) on two very large data sets from the same generator
+(3,000,000 ratings each: 10^6 units of 2 or 3 coders, 300,000 of 10;
+seeds 1 and 2): their mean must be within ``3 |seed 1 - seed 2| + 0.001``
+of it. The large data sets alone are not stable to 3 decimals (the two
+seeds differ by up to 0.004 with 2 coders or the 97/3 skew), so they check
+the truth rather than give it. All three are in
 ``benchmarks/results/sim_agreement_truth.json``.
 
 Cells. The tuning cells choose the recommended interval: balanced and
 90/10 nominal data and equal Likert coders, without missing values, at every
 size; heterogeneous coders with 30% missing at 3 coders. Held out from any
 choice and reported apart: the 97/3 skew, 10 coders with 30% missing, and
-2 coders with 30% missing. 999 resamples an interval. Monte-Carlo standard
-errors ``sqrt(c (1 - c) / reps)``. An undefined coefficient or interval
-(e.g. every rating in one class) counts as a miss, and is counted apart.
+2 coders with 30% missing. 999 resamples an interval, 1,000 data sets a
+cell. Monte-Carlo standard errors ``sqrt(c (1 - c) / reps)``. An undefined
+coefficient or interval (e.g. every rating in one class) counts as a miss,
+and is counted apart. The threshold of an interval: the fewest units of the
+grid from which on every tuning cell covers at least 93.5%, strictly and
+within one standard error; and for nominal data, coverage pooled by the
+count of the rarer class among the paired values (the units with 2 values
+or more), as benchmarks/sim_minority_coverage.py pools by the rarest class.
 
 Run::
 
@@ -59,8 +67,8 @@ Seeded (``SeedSequence([20261126, crc32(cell), rep])``: a replicate is the
 same whatever the total) and resumable: each finished chunk of 100
 replicates of a cell is appended as one JSON line to
 ``benchmarks/results/sim_agreement.jsonl`` and skipped on a rerun. Chunks run
-in stages (every cell to 200 replicates, then to 500, then the tuning cells
-to 1,000), so that a run cut short still covers every cell.
+in stages (every cell to 200 replicates, then to 500, then to 1,000; the
+tuning cells first), so that a run cut short still covers every cell.
 """
 
 import argparse
@@ -74,6 +82,7 @@ import zlib
 import numpy as np
 from numpy.polynomial.hermite_e import hermegauss
 from scipy.special import ndtr
+
 from sklearn_faithful.agreement import (
     agreement_confidence_interval,
     fleiss_kappa,
@@ -89,7 +98,7 @@ N_RESAMPLES = 999
 LEVEL = 0.95
 TARGET = 0.935
 CHUNK = 100
-STAGES = (2, 5, 10)  # chunks a cell has after each stage (10: tuning only)
+STAGES = (2, 5, 10)  # chunks a cell has after each stage
 N_TRUTH = 3_000_000  # ratings in each large data set: 10^6 units of 3 coders
 
 PREVALENCES = {"50/50": (0.5, 0.5), "90/10": (0.9, 0.1), "97/3": (0.97, 0.03)}
@@ -345,12 +354,24 @@ def intervals(data, gen, seed):
     return out
 
 
+def rarest(data, gen):
+    """(units with 2 values or more, values of the rarest value of the domain
+    among those units): what the intervals have to go on."""
+    paired = data[:, np.sum(~np.isnan(data), axis=0) >= 2]
+    counts = [int(np.sum(paired == v)) for v in domain(gen)]
+    return paired.shape[1], min(counts)
+
+
 def run_chunk(cell, chunk, truth):
-    """Sums over CHUNK replicates: per column hits, misses above (the truth
-    above the interval), below, undefined, and the width."""
+    """CHUNK replicates: per column the sums of hits, misses above (the truth
+    above the interval), below, undefined, and the width; per replicate the
+    outcome (one letter: h hit, a above, b below, u undefined), the units
+    with 2 values or more and the values of the rarest value."""
     seed_key = zlib.crc32(_key(cell).encode())
     cols = columns(cell["gen"])
     sums = {c: [0, 0, 0, 0, 0.0] for c in cols}
+    flags = {c: "" for c in cols}
+    units, rare = [], []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # few units, degenerate resamples: on purpose
         for rep in range(chunk * CHUNK, (chunk + 1) * CHUNK):
@@ -359,15 +380,29 @@ def run_chunk(cell, chunk, truth):
             )
             data = draw(rng, cell)
             seed = int(rng.integers(2**31))
+            n_units, n_rare = rarest(data, cell["gen"])
+            units.append(n_units)
+            rare.append(n_rare)
             for col, (low, high) in intervals(data, cell["gen"], seed).items():
                 t = truth[col.split()[0]]
                 s = sums[col]
                 if np.isnan(low) or np.isnan(high):
                     s[3] += 1
+                    flags[col] += "u"
                     continue
-                s[0 if low <= t <= high else 1 if t > high else 2] += 1
+                k = 0 if low <= t <= high else 1 if t > high else 2
+                s[k] += 1
                 s[4] += high - low
-    return dict(cell=_key(cell), chunk=chunk, size=CHUNK, sums=sums)
+                flags[col] += "hab"[k]
+    return dict(
+        cell=_key(cell),
+        chunk=chunk,
+        size=CHUNK,
+        sums=sums,
+        flags=flags,
+        units=units,
+        rarest=rare,
+    )
 
 
 # --- the cells ---------------------------------------------------------------
@@ -377,7 +412,7 @@ def _cell(gen, prev, coders, m, n, miss, role):
     return dict(gen=gen, prev=prev, coders=coders, m=m, n=n, miss=miss, role=role)
 
 
-NS, MS = (20, 50, 200), (2, 3, 10)
+NS, MS = (20, 30, 50, 100, 200), (2, 3, 10)
 CELLS = (
     # tuning: no missing values, every size
     [
@@ -473,10 +508,8 @@ def check_percentile():
 def simulate(minutes, table):
     done = load()
     start = time.perf_counter()
-    for stage, top in enumerate(STAGES):
+    for top in STAGES:
         for cell in CELLS:
-            if stage == len(STAGES) - 1 and cell["role"] != "tuning":
-                continue
             truth = table[_gen_key(cell)]["population"]
             for chunk in range(top):
                 if (_key(cell), chunk) in done:
@@ -558,27 +591,145 @@ def _misses(rate):
     return "/".join(f"{100 * r:.1f}" for r in rate[1:4])
 
 
+def lowest(done, gen, col, role, n_units):
+    """(coverage, s.e.) of the worst cell of a role with this many units."""
+    got = [
+        collect(done, c)
+        for c in CELLS
+        if c["gen"] == gen and c["role"] == role and c["n"] == n_units
+    ]
+    got = [(r[col][0], _se(r[col][0], k)) for k, r in got if k]
+    return min(got) if got else None
+
+
+def threshold(done, gen, col, slack):
+    """The fewest units of the grid from which on every tuning cell covers
+    at least TARGET (a cell fails when it misses by more than ``slack``
+    Monte-Carlo standard errors); None if none."""
+    good = {}
+    for n_units in NS:
+        worst = [
+            r[col][0] + slack * _se(r[col][0], k) >= TARGET
+            for k, r in (
+                collect(done, c)
+                for c in CELLS
+                if c["gen"] == gen and c["role"] == "tuning" and c["n"] == n_units
+            )
+            if k
+        ]
+        good[n_units] = bool(worst) and all(worst)
+    return next((n for n in NS if all(good[m] for m in NS if m >= n)), None)
+
+
 def summary(done):
-    """Per interval column: the lowest coverage over the tuning cells, by
-    number of units; and the held-out cells' lowest."""
+    """Per interval column: the lowest coverage over the cells of each size,
+    tuning and held out, and the threshold in units."""
     out = [
-        f"\nLowest coverage over the cells, by units (target {TARGET:.1%}); "
-        "tuning | held out"
+        f"\nLowest coverage over the cells of {NS} units, tuning | held out; "
+        f"threshold: the fewest units from which on every tuning cell covers "
+        f"{TARGET:.1%}, strictly / within one s.e."
     ]
     for gen in ("nominal", "likert"):
         for col in columns(gen):
             row = []
             for role in ("tuning", "held-out"):
                 for n_units in NS:
-                    got = [
-                        collect(done, c)
-                        for c in CELLS
-                        if c["gen"] == gen and c["role"] == role and c["n"] == n_units
-                    ]
-                    covs = [r[col][0] for k, r in got if k]
-                    row.append(f"{min(covs):.3f}" if covs else "  -  ")
+                    got = lowest(done, gen, col, role, n_units)
+                    row.append(f"{got[0]:.3f}" if got else "  -  ")
                 row.append("|")
-            out.append(f"{gen:<8}{col:<16}" + " ".join(row[:-1]))
+            limits = [threshold(done, gen, col, slack) for slack in (0, 1)]
+            out.append(
+                f"{gen:<8}{col:<16}"
+                + " ".join(row)
+                + " "
+                + " / ".join("none" if t is None else str(t) for t in limits)
+            )
+    out += by_count(done)
+    return out
+
+
+# pooled coverage: bins (low, high) of a per-data-set count, ...
+POOLS = {
+    # ... of the units with 2 values or more (those alpha pairs)
+    "units": [(0, 14), (15, 19), (20, 29), (30, 49), (50, 99), (100, 10**9)],
+    # ... of the values of the rarest value among them
+    "rarest": [(0, 4), (5, 9), (10, 19), (20, 29), (30, 49), (50, 99), (100, 10**9)],
+}
+# ... over the cells of a group
+GROUPS = {
+    "tuning": lambda c: c["role"] == "tuning",
+    "97/3": lambda c: c["prev"] == "97/3",
+    "other held-out": lambda c: c["role"] == "held-out" and c["prev"] != "97/3",
+}
+MIN_SETS = 300  # bins with fewer data sets are too noisy to choose on
+
+
+def pooled(done, gen, col, group, field):
+    """{bin start: (data sets, coverage)} of ``col`` pooled over the cells of
+    ``group``, by the per-data-set count ``field``."""
+    flags, counts = [], []
+    for cell in CELLS:
+        if cell["gen"] != gen or not GROUPS[group](cell):
+            continue
+        c = 0
+        while (key := (_key(cell), c)) in done:
+            flags += done[key]["flags"][col]
+            counts += done[key][field]
+            c += 1
+    flags, counts = np.array(flags), np.array(counts)
+    out = {}
+    for low, high in POOLS[field]:
+        sel = (counts >= low) & (counts <= high)
+        if sel.sum() >= MIN_SETS:
+            out[low] = (int(sel.sum()), float(np.mean(flags[sel] == "h")))
+    return out
+
+
+def pooled_rows(done, gen, field):
+    """Rows (bin, per column "tuning / 97/3 / other held-out"), and per
+    column the threshold: the smallest bin start from which on every tuning
+    bin covers TARGET."""
+    cols = columns(gen)
+    groups = [g for g in GROUPS if gen == "nominal" or g != "97/3"]
+    tables = {c: [pooled(done, gen, c, g, field) for g in groups] for c in cols}
+    rows = []
+    for low, high in POOLS[field]:
+        row = [f"{low}-{'' if high > 10**6 else high}"]
+        for c in cols:
+            got = [t.get(low) for t in tables[c]]
+            row.append(" / ".join(f"{g[1]:.3f}" if g else "-" for g in got))
+        rows.append(row)
+    limits = []
+    for c in cols:
+        ok = None
+        for low, _ in reversed(POOLS[field]):
+            got = tables[c][0].get(low)
+            if got is None:
+                continue
+            if got[1] < TARGET:
+                break
+            ok = low
+        limits.append("none" if ok is None else str(ok))
+    return groups, rows, ["from"] + limits
+
+
+def by_count(done):
+    out = []
+    for gen, field, what in (
+        ("nominal", "units", "units with 2 values or more"),
+        ("likert", "units", "units with 2 values or more"),
+        ("nominal", "rarest", "values of the rarer class in those units"),
+    ):
+        groups, rows, limits = pooled_rows(done, gen, field)
+        out.append(
+            f"\n{gen}: coverage pooled by the {what} (bins of at least {MIN_SETS} "
+            f"data sets): {' / '.join(groups)}; from: the threshold on the tuning "
+            f"bins (every bin from it on covers {TARGET:.1%})"
+        )
+        cols = columns(gen)
+        out.append(f"{'count':>8} " + "".join(f"{c:>24}" for c in cols))
+        for row in rows + [limits]:
+            out.append(f"{row[0]:>8} " + "".join(f"{v:>24}" for v in row[1:]))
     return out
 
 
@@ -647,11 +798,27 @@ def rst(table):
                 label = "chosen on" if role == "tuning" else "held out from the choice"
                 out += ["", f"{title}, {label} (truth: {', '.join(names)}):", ""]
                 out += _simple_table(header, rows)
-    out += ["", "Misses: truth above / below the interval, % of data sets, pooled:", ""]
+    out += [
+        "",
+        "Summary: the lowest coverage over the tuning cells of n units; the "
+        f"threshold, the fewest units from which on every tuning cell covers "
+        f"{TARGET:.1%} (strictly / within one Monte-Carlo s.e.; none: not even "
+        f"{NS[-1]}); the misses, truth above / below the interval, % of the data "
+        "sets pooled over the tuning and the held-out cells:",
+        "",
+    ]
     rows = []
     for gen in ("nominal", "likert"):
         for col in columns(gen):
             row = [gen, f"{NAMES[col.split()[0]]} {HEADS[col.split()[1]]}"]
+            for n_units in NS:
+                got = lowest(done, gen, col, "tuning", n_units)
+                row.append(f"{got[0]:.3f}" if got else "")
+            row.append(
+                " / ".join(
+                    str(threshold(done, gen, col, slack) or "none") for slack in (0, 1)
+                )
+            )
             for role in ("tuning", "held-out"):
                 got = [
                     collect(done, c)
@@ -665,7 +832,24 @@ def rst(table):
                     f"{100 * above / n:.1f} / {100 * below / n:.1f}" if n else ""
                 )
             rows.append(row)
-    out += _simple_table(["data", "interval", "chosen on", "held out"], rows)
+    out += _simple_table(
+        ["data", "interval"]
+        + [f"n={n}" for n in NS]
+        + ["threshold", "misses (tuning)", "misses (held out)"],
+        rows,
+    )
+    for gen, title in (("nominal", "Nominal"), ("likert", "Likert")):
+        groups, rows, limits = pooled_rows(done, gen, "units")
+        out += [
+            "",
+            f"{title}: coverage pooled by the number of units with 2 values or "
+            f"more (bins of at least {MIN_SETS} data sets; {' / '.join(groups)} "
+            f"cells); from: the fewest units from which on every tuning bin covers "
+            f"{TARGET:.1%}:",
+            "",
+        ]
+        heads = [f"{NAMES[c.split()[0]]} {HEADS[c.split()[1]]}" for c in columns(gen)]
+        out += _simple_table(["units"] + heads, rows + [limits])
     return "\n".join(out) + "\n"
 
 
