@@ -28,15 +28,16 @@ from dataclasses import dataclass, field
 from numbers import Integral
 
 import numpy as np
+from scipy import sparse
 
 from ..holdout._fast_metrics import Resampler, run_resamples
 from ..holdout._resampling import (
     _bca_interval,
     _fast_bootstrap_block,
     _interval,
+    _kappa_resampler,
     _warn_degenerate,
     _warn_nan,
-    kappa_confidence_interval,
 )
 from ..utils._compat import Interval, StrOptions, validate_params
 from ..utils._random import _generator
@@ -227,6 +228,7 @@ class _Units:
     of_sums: object
     n_units: int
     n_coders: int
+    n_pairable: int
 
     def totals(self):
         return (self.counts[:, None] * self.features).sum(axis=0, keepdims=True)
@@ -301,6 +303,7 @@ def _prepare(
         of_sums=of_sums,
         n_units=int(counts.shape[0]),
         n_coders=n_coders,
+        n_pairable=int(np.count_nonzero(counts.sum(axis=1) >= 2)),
     )
 
 
@@ -689,13 +692,44 @@ _INTERVAL_PARAMS = {
     "weights": WEIGHTS_OPTIONS,
     "value_domain": VALUE_DOMAIN,
     "method": [StrOptions({"bootstrap", "krippendorff"})],
-    "interval": [StrOptions({"percentile", "bca"})],
+    "interval": [StrOptions({"percentile", "bca"}), None],
     "confidence_level": CONFIDENCE_LEVEL,
     "n_resamples": [Interval(Integral, 2, None, closed="left")],
     "random_state": RANDOM_STATE,
     "n_jobs": N_JOBS,
     "verbose": ["verbose"],
 }
+
+
+# Fewer units with 2 values or more than this, and the 95% BCa interval of
+# alpha and Fleiss' kappa (Scott's pi, and Cohen's kappa beside them) covered
+# 78-94% in the coverage study
+# (benchmarks/sim_agreement.py, doc/agreement.rst); AC2 needed 100 units, AC1
+# held from 20.
+MIN_UNITS = {"chance": 50, "weighted gwet": 100}
+
+
+def _warn_few_units(units, coefficient, weights):
+    if coefficient == "percent_agreement" or (
+        coefficient == "gwet_ac" and weights is None
+    ):
+        return
+    key = "weighted gwet" if coefficient == "gwet_ac" else "chance"
+    if units.n_pairable < MIN_UNITS[key]:
+        measured = (
+            "AC2's 95% interval covered 76-92% below 100 units"
+            if key == "weighted gwet"
+            else "the 95% interval covered as little as 78% with 20 units and "
+            "88% with 30 when one value held 90% of the values"
+        )
+        warnings.warn(
+            f"{units.n_pairable} units have values from 2 coders or more; with "
+            f"fewer than {MIN_UNITS[key]}, {measured} in our coverage study "
+            "(benchmarks/sim_agreement.py). Read the interval as optimistic"
+            + ("; Gwet's AC1 held from 20 units." if key == "chance" else "."),
+            RuntimeWarning,
+            stacklevel=4,
+        )
 
 
 def _scale_name(coefficient, level_of_measurement, weights):
@@ -713,7 +747,7 @@ def agreement_confidence_interval(
     weights=None,
     value_domain=None,
     method="bootstrap",
-    interval="percentile",
+    interval=None,
     confidence_level=0.95,
     n_resamples=9999,
     random_state=None,
@@ -735,9 +769,10 @@ def agreement_confidence_interval(
         One row per coder, one column per unit; NaN or None where missing.
     coefficient : {"krippendorff_alpha", "fleiss_kappa", "gwet_ac", \
 "scotts_pi", "cohen_kappa", "percent_agreement"}, default="krippendorff_alpha"
-        Which coefficient. ``"cohen_kappa"`` (2 coders) is
-        :func:`~sklearn_faithful.holdout.kappa_confidence_interval` on the
-        units both coded.
+        Which coefficient. ``"cohen_kappa"`` (2 coders, the units both
+        coded) resamples the agreement cells of
+        :func:`~sklearn_faithful.holdout.kappa_confidence_interval`: with
+        ``interval="percentile"`` it is that function's interval.
     level_of_measurement : {"nominal", "ordinal", "interval", "ratio"} or \
 callable, default="nominal"
         Alpha's metric, as in :func:`krippendorff_alpha`.
@@ -748,9 +783,16 @@ default=None
     value_domain : array-like, default=None
         Every value of the scale, in order.
     method : {"bootstrap", "krippendorff"}, default="bootstrap"
-        Resample units, or (alpha only) draw pairs from the coincidences.
-    interval : {"percentile", "bca"}, default="percentile"
-        The bootstrap interval.
+        Resample units, or (alpha only) draw pairs from the coincidences as
+        Hayes and Krippendorff's macro does. The latter treats the pairs of
+        one unit as independent: its 95% interval covered 39-78% with 10
+        coders and 98-100% with 100 units or more of two categories.
+    interval : {"percentile", "bca"} or None, default=None
+        The bootstrap interval; None is BCa for the unit bootstrap and the
+        percentile interval for Krippendorff's (his macro's). BCa covered
+        93.5% or more from 50 units in every setting of the coverage study
+        where the percentile interval needed 100-200 (user guide,
+        :ref:`agreement-coverage`).
     confidence_level : float, default=0.95
         Level of the interval.
     n_resamples : int, default=9999
@@ -786,26 +828,19 @@ default=None
             f"method='krippendorff' is Krippendorff's bootstrap of alpha; "
             f"coefficient={coefficient!r} takes method='bootstrap'."
         )
+    if interval is None:
+        interval = "bca" if method == "bootstrap" else "percentile"
     if method == "krippendorff" and interval != "percentile":
         raise ValueError(
             "method='krippendorff' gives the percentile interval of Krippendorff's "
             f"bootstrap, as his macro does; got interval={interval!r}."
         )
     if coefficient == "cohen_kappa":
-        return _cohen_interval(
-            reliability_data,
-            weights,
-            value_domain,
-            interval,
-            confidence_level,
-            n_resamples,
-            rng,
-            n_jobs,
-            verbose,
+        units = _cohen_units(reliability_data, weights, value_domain)
+    else:
+        units = _prepare(
+            reliability_data, coefficient, level_of_measurement, weights, value_domain
         )
-    units = _prepare(
-        reliability_data, coefficient, level_of_measurement, weights, value_domain
-    )
     statistic, observed, expected = units.values(units.totals())
     if method == "krippendorff":
         codes, domain = check_reliability_data(
@@ -828,6 +863,7 @@ default=None
             verbose=verbose,
             name="agreement_confidence_interval",
         )
+    _warn_few_units(units, coefficient, weights)
     n_nan = _warn_nan(
         dist,
         coefficient,
@@ -860,29 +896,29 @@ default=None
     )
 
 
-def _cohen_interval(
-    reliability_data,
-    weights,
-    value_domain,
-    interval,
-    confidence_level,
-    n_resamples,
-    rng,
-    n_jobs,
-    verbose,
-):
-    """Cohen's kappa's interval: holdout's, on the units both coders coded."""
+def _cohen_of_sums(sums, kappa, k, agreements=False):
+    """Cohen's kappa of (c, 2k + 1) sums of holdout's agreement cells (row
+    label, column label, disagreement weight); with ``agreements``, also
+    ``p_o = 1 - sum w C / (N max w)`` and ``p_e = 1 - sum w E / (N max w)``."""
+    value = kappa(sums)
+    if not agreements:
+        return value
+    n = sums[:, :k].sum(axis=1)
+    w_max = kappa.keywords["w"].max()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p_o = 1.0 - sums[:, 2 * k] / (n * w_max)
+        return value, p_o, 1.0 - (1.0 - p_o) / (1.0 - value)
+
+
+def _cohen_units(reliability_data, weights, value_domain):
+    """Cohen's kappa's :class:`_Units`: holdout's agreement cells (one home for
+    the kappa of two raters), on the units both coders coded."""
     if weights not in (None, "linear", "quadratic"):
         raise ValueError(
             f"coefficient='cohen_kappa' takes weights None, 'linear' or "
             f"'quadratic' (scikit-learn's cohen_kappa_score); got {weights!r}."
         )
-    if interval != "percentile":
-        raise ValueError(
-            "coefficient='cohen_kappa' gives the percentile interval of "
-            f"holdout.kappa_confidence_interval; got interval={interval!r}."
-        )
-    codes, domain = check_reliability_data(
+    codes, _ = check_reliability_data(
         reliability_data,
         value_domain,
         level_of_measurement="nominal" if weights is None else "ordinal",
@@ -894,35 +930,15 @@ def _cohen_interval(
         )
     both = (codes >= 0).all(axis=0)
     y1, y2 = codes[:, both]
-    res = kappa_confidence_interval(
-        y1,
-        y2,
-        weights=weights,
-        n_resamples=n_resamples,
-        confidence_level=confidence_level,
-        random_state=rng,
-        n_jobs=n_jobs,
-        verbose=verbose,
-    )
-    k = domain.size
-    table = np.bincount(y1 * k + y2, minlength=k * k).reshape(k, k) / y1.size
-    w = agreement_weights(np.arange(k), weights)
-    observed = float(np.sum(w * table))
-    expected = float(table.sum(axis=1) @ w @ table.sum(axis=0))
-    return AgreementInterval(
-        statistic=res.statistic,
-        confidence_interval=res.confidence_interval,
-        bootstrap_distribution=res.bootstrap_distribution,
-        standard_error=res.standard_error,
-        confidence_level=res.confidence_level,
-        coefficient="cohen_kappa",
-        scale=weights or "identity",
-        observed_agreement=observed,
-        expected_agreement=expected,
-        method="bootstrap",
-        interval="percentile",
+    resampler, kappa, _ = _kappa_resampler(y1, y2, weights)
+    features = resampler.features[0]
+    features = features.toarray() if sparse.issparse(features) else features
+    k = (features.shape[1] - 1) // 2
+    return _Units(
+        features=features,
+        counts=resampler.counts,
+        of_sums=functools.partial(_cohen_of_sums, kappa=kappa, k=k),
         n_units=int(y1.size),
         n_coders=2,
-        n_resamples=n_resamples,
-        n_nan=res.n_nan,
+        n_pairable=int(y1.size),
     )

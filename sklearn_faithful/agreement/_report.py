@@ -289,7 +289,7 @@ class AgreementReport(_ResultMixin):
         ],
         "value_domain": VALUE_DOMAIN,
         "coder_names": ["array-like", None],
-        "method": [StrOptions({"percentile", "bca"})],
+        "interval": [StrOptions({"percentile", "bca"})],
         "confidence_level": CONFIDENCE_LEVEL,
         "n_resamples": [Interval(Integral, 2, None, closed="left")],
         "random_state": RANDOM_STATE,
@@ -304,7 +304,7 @@ def agreement_report(
     level_of_measurement="nominal",
     value_domain=None,
     coder_names=None,
-    method="percentile",
+    interval="bca",
     confidence_level=0.95,
     n_resamples=9999,
     random_state=None,
@@ -329,7 +329,7 @@ default="nominal"
         Every value of the scale, in order.
     coder_names : array-like of shape (n_coders,), default=None
         Names for the rows.
-    method : {"percentile", "bca"}, default="percentile"
+    interval : {"percentile", "bca"}, default="bca"
         The unit-bootstrap interval (:func:`agreement_confidence_interval`).
     confidence_level : float, default=0.95
         Level of the intervals.
@@ -388,7 +388,7 @@ default="nominal"
             reliability_data,
             coefficient=name,
             weights=None if name == "krippendorff_alpha" else weights,
-            interval="percentile" if name == "cohen_kappa" else method,
+            interval=interval,
             **common,
         )
         for name in coefficients

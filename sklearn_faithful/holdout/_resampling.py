@@ -826,7 +826,10 @@ def _bca_interval(dist, statistic, jackknife, confidence_level, alternative):
         theta, counts = theta[kept], counts[kept]
     with np.errstate(invalid="ignore", divide="ignore"):
         d = np.sum(counts * theta) / np.sum(counts) - theta
-        a = np.sum(counts * d**3) / (6 * np.sum(counts * d**2) ** 1.5)
+        spread = np.sum(counts * d**2)
+        # no item moves the metric when left out (one unit holds all of the
+        # signal and its omission is NaN): no skewness to correct, a = 0
+        a = np.sum(counts * d**3) / (6 * spread**1.5) if spread > 0 else 0.0
         z = float(ndtri(alpha))
         ends = [ndtr(z0 + (z0 + q) / (1 - a * (z0 + q))) for q in (z, -z)]
     if np.isnan(ends).any() or values.size == 0:

@@ -1,5 +1,7 @@
 """The coefficients against their definitions, the bootstrap against its engine."""
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
@@ -306,3 +308,50 @@ def test_levels_that_need_numbers():
         krippendorff_alpha([[-1, 2], [1, 2]], level_of_measurement="ratio")
     with pytest.raises(ValueError, match="booleans"):
         krippendorff_alpha([[True, False]] * 2, level_of_measurement="interval")
+
+
+def test_defaults_are_the_measured_ones():
+    data = _random_data(12, n_units=120)
+    res = agreement_confidence_interval(data, n_resamples=99, random_state=0)
+    assert (res.method, res.interval) == ("bootstrap", "bca")
+    kalpha = agreement_confidence_interval(
+        data, method="krippendorff", n_resamples=99, random_state=0
+    )
+    assert kalpha.interval == "percentile"
+
+
+@pytest.mark.parametrize(
+    "coefficient, weights, n_units, warns",
+    [
+        ("krippendorff_alpha", None, 49, True),
+        ("krippendorff_alpha", None, 50, False),
+        ("fleiss_kappa", None, 30, True),
+        ("gwet_ac", None, 20, False),
+        ("gwet_ac", "quadratic", 99, True),
+        ("gwet_ac", "quadratic", 100, False),
+        ("percent_agreement", None, 20, False),
+    ],
+)
+def test_few_units_warn_with_the_measured_coverage(
+    coefficient, weights, n_units, warns
+):
+    data = _random_data(13, n_coders=3, n_units=n_units, missing=0.0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        agreement_confidence_interval(
+            data,
+            coefficient=coefficient,
+            weights=weights,
+            n_resamples=99,
+            random_state=0,
+        )
+    few = [w for w in caught if "sim_agreement.py" in str(w.message)]
+    assert bool(few) == warns
+
+
+def test_bca_when_one_unit_holds_all_disagreement():
+    # leaving that unit out makes alpha NaN, the others do not move it: the
+    # acceleration is 0, not 0 / 0
+    data = [[1] + [0] * 59, [0] * 60]
+    res = agreement_confidence_interval(data, n_resamples=999, random_state=0)
+    assert np.isfinite(res.confidence_interval).all()
