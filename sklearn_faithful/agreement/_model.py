@@ -1,0 +1,588 @@
+"""The model as one more annotator: its agreement with each annotator, beside theirs.
+
+The lecture's question, "is human agreement an upper bound for a model?",
+asked of data: the model's pairwise agreement with each annotator is put
+beside the annotators' agreement with each other, all on the same unit
+resamples, and a test says whether the model lies below, within or above the
+human range.
+
+The test is about annotators drawn from a population. With annotators of
+different skill, the model's mean agreement with the humans minus the
+humans' mean pairwise agreement varies from one set of annotators to the
+next even with infinitely many units; a bootstrap over units alone conditions
+on the annotators and calls a model that is one more annotator "below" far
+too often (``benchmarks/sim_model_annotator.py`` measured it). So the
+variance of the difference has two parts: the units' (the paired unit
+bootstrap) and the annotators' (the spread of the humans' skill, estimated
+from their pairwise agreements, as in a random-effects model).
+"""
+
+import functools
+import itertools
+import warnings
+from dataclasses import dataclass, field
+from numbers import Integral
+
+import numpy as np
+from scipy import stats
+
+from ..holdout._fast_metrics import Resampler, run_resamples
+from ..holdout._resampling import _interval, _kappa_from_sums
+from ..utils._compat import Interval, StrOptions, validate_params
+from ..utils._random import _generator
+from ..utils._results import (
+    ConfidenceInterval,
+    _EffectTestMixin,
+    _interval_text,
+    _level_text,
+    _text_table,
+)
+from ..utils._validation import CONFIDENCE_LEVEL, N_JOBS, RANDOM_STATE
+
+BELOW, WITHIN, ABOVE = "below", "within", "above"
+COEFFICIENTS = ("cohen_kappa", "krippendorff_alpha")
+LEVELS = ("nominal", "ordinal", "interval", "ratio")
+
+
+@dataclass(frozen=True)
+class AnnotatorComparisonResult(_EffectTestMixin):
+    """Result of :func:`compare_to_annotators`: the model as one more annotator.
+
+    Follows scipy's ``TtestResult``: ``statistic`` (the model's mean
+    agreement with the annotators minus the annotators' mean agreement with
+    each other), ``pvalue``, ``df`` and a method
+    ``confidence_interval(confidence_level)``; with each pair's agreement and
+    its percentile bootstrap interval beside it.
+
+    Attributes
+    ----------
+    statistic : float
+        ``model_mean - human_mean``.
+    pvalue : float
+        Two-sided p-value of "the model is one more annotator" (the
+        difference is 0), from Student's t with ``df`` degrees of freedom.
+    df : float
+        Degrees of freedom of the difference (Welch-Satterthwaite); ``inf``
+        when the annotators' spread is estimated as 0, or not estimated.
+    standard_error : float
+        ``sqrt(unit_standard_error**2 + annotator_standard_error**2)``.
+    unit_standard_error : float
+        Standard deviation of the difference over the paired unit bootstrap.
+    annotator_standard_error : float
+        The part of the standard error due to which annotators (and which
+        model) were drawn: ``sqrt((1 + 1/H) sigma^2)``, with ``sigma^2`` the
+        variance of the annotators' skill. NaN with 2 annotators, whose
+        spread cannot be told from the units' noise.
+    verdict : str
+        ``"below"``, ``"within"`` or ``"above"`` the human range: where the
+        interval of the difference at ``confidence_level`` lies with
+        respect to 0.
+    confidence_level : float
+        Level of the verdict and of every interval.
+    coefficient : str
+        ``"cohen_kappa"`` or ``"krippendorff_alpha"``.
+    level_of_measurement : str
+        As passed (``"callable"`` for a distance function).
+    model_agreement : ndarray of shape (n_annotators,)
+        The model's agreement with each annotator, on the units both
+        labelled.
+    model_confidence_intervals : tuple of ConfidenceInterval
+        Percentile bootstrap interval of each.
+    annotator_pairs : tuple of (int, int)
+        The pairs of annotators (rows of ``reliability_data``).
+    annotator_agreement : ndarray of shape (n_pairs,)
+        Each pair's agreement, on the units both labelled.
+    annotator_confidence_intervals : tuple of ConfidenceInterval
+        Percentile bootstrap interval of each.
+    model_mean, human_mean : float
+        Mean of ``model_agreement``; mean of ``annotator_agreement``.
+    human_range : ConfidenceInterval
+        The lowest and highest agreement of a pair of annotators.
+    n_units : int
+        Units (columns of ``reliability_data``).
+    n_annotators : int
+        Annotators (rows of ``reliability_data``).
+    n_resamples : int
+        Unit resamples drawn.
+    bootstrap_distribution : ndarray of shape (n_resamples,)
+        The difference on each unit resample.
+    """
+
+    statistic: float
+    pvalue: float
+    df: float
+    standard_error: float
+    unit_standard_error: float
+    annotator_standard_error: float
+    verdict: str
+    confidence_level: float
+    coefficient: str
+    level_of_measurement: str
+    model_agreement: np.ndarray
+    model_confidence_intervals: tuple
+    annotator_pairs: tuple
+    annotator_agreement: np.ndarray
+    annotator_confidence_intervals: tuple
+    model_mean: float
+    human_mean: float
+    human_range: ConfidenceInterval
+    n_units: int
+    n_annotators: int
+    n_resamples: int
+    bootstrap_distribution: np.ndarray = field(repr=False)
+
+    _not_in_dict = ("bootstrap_distribution",)
+
+    def _confidence_interval(self, confidence_level, warn=True):
+        return _t_interval(
+            self.statistic, self.standard_error, self.df, confidence_level
+        )
+
+    def summary(self):
+        """Describe the comparison: a table of the pairs, then the test.
+
+        Returns
+        -------
+        text : str
+            The model's agreement with each annotator and each pair of
+            annotators' agreement, with intervals; the difference of the
+            means with its interval and p-value, and the verdict.
+        """
+        level = _level_text(self.confidence_level)
+        names = [f"model-{i}" for i in range(self.n_annotators)]
+        names += [f"{i}-{j}" for i, j in self.annotator_pairs]
+        intervals = (
+            self.model_confidence_intervals + self.annotator_confidence_intervals
+        )
+        rows = _text_table(
+            {
+                "pair": names,
+                self.coefficient: [
+                    *map(float, self.model_agreement),
+                    *map(float, self.annotator_agreement),
+                ],
+                f"{level} CI": [_interval_text(ci) for ci in intervals],
+            }
+        )
+        ci = self._confidence_interval(self.confidence_level)
+        spread = (
+            "annotators' spread not estimable from 2 annotators: the verdict "
+            "holds for these two"
+            if np.isnan(self.annotator_standard_error)
+            else f"annotators {self.annotator_standard_error:.4f}"
+        )
+        return "\n".join(
+            [
+                f"the model as one more annotator: {self.coefficient} on "
+                f"{self.n_units} units, {self.n_annotators} annotators",
+                *rows,
+                f"human range {_interval_text(self.human_range)}, mean "
+                f"{self.human_mean:.4f}; model mean {self.model_mean:.4f}",
+                f"model - humans = {self.statistic:+.4f}, {level} CI "
+                f"{_interval_text(ci)}; s.e. {self.standard_error:.4f} (units "
+                f"{self.unit_standard_error:.4f}, {spread}), df {self.df:.3g}, "
+                f"p = {self.pvalue:.4g}",
+                f"verdict: {self.verdict} the human range ({self.n_resamples} "
+                "unit resamples)",
+            ]
+        )
+
+
+def _t_interval(statistic, standard_error, df, confidence_level):
+    """eq. (3) of compare_to_annotators: ``d +- t_{df, 1 - alpha/2} s``."""
+    half = stats.t.ppf(0.5 + confidence_level / 2, df) * standard_error
+    return ConfidenceInterval(float(statistic - half), float(statistic + half))
+
+
+def _verdict(interval):
+    """Below, within or above the human range: the interval against 0."""
+    return BELOW if interval.high < 0 else ABOVE if interval.low > 0 else WITHIN
+
+
+def _encode(reliability_data, y_pred):
+    """Codes of the annotators' rows and the model's last row; -1 is missing.
+
+    Returns ``(codes, classes)``, codes of shape (n_annotators + 1, n_units).
+    """
+    data = np.asarray(reliability_data, dtype=object)
+    if data.ndim != 2:
+        raise ValueError(
+            "reliability_data must be 2-D (n_annotators, n_units), one row per "
+            f"annotator; got shape {data.shape}."
+        )
+    pred = np.asarray(y_pred, dtype=object)
+    if pred.ndim != 1:
+        raise ValueError(f"y_pred must be 1-D (n_units,); got shape {pred.shape}.")
+    n_annotators, n_units = data.shape
+    if pred.shape[0] != n_units:
+        raise ValueError(
+            f"y_pred has {pred.shape[0]} labels but reliability_data has {n_units} "
+            "units (columns); the model must label the same units."
+        )
+    if n_annotators < 2:
+        raise ValueError(
+            f"reliability_data has {n_annotators} annotator(s) (rows); comparing "
+            "the model to the annotators' agreement needs at least 2."
+        )
+    full = np.vstack([data, pred[None, :]])
+    missing = np.array(
+        [v is None or (isinstance(v, float) and v != v) for v in full.ravel()]
+    ).reshape(full.shape)
+    classes, inverse = np.unique(full[~missing], return_inverse=True)
+    codes = np.full(full.shape, -1, dtype=np.intp)
+    codes[~missing] = inverse
+    return codes, classes
+
+
+def _pairs(n_annotators):
+    """The annotators' pairs (i < j), then the model's pairs (i, model)."""
+    human = list(itertools.combinations(range(n_annotators), 2))
+    return human, [(i, n_annotators) for i in range(n_annotators)]
+
+
+def _distance(level, classes):
+    """Krippendorff's distance ``delta_ck`` between the classes (k, k); None
+    for ordinal, whose distance depends on each resample's margins."""
+    if level == "ordinal":
+        return None
+    k = classes.size
+    if level == "nominal":
+        return 1.0 - np.eye(k)
+    if callable(level):
+        return np.array([[float(level(c, v)) for v in classes] for c in classes])
+    values = classes.astype(np.float64)
+    diff = values[:, None] - values[None, :]
+    if level == "interval":
+        return diff**2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = (diff / (values[:, None] + values[None, :])) ** 2
+    return np.nan_to_num(ratio)  # 0/0 between two zeros: distance 0
+
+
+def _pair_features(cell_codes, pairs, k, coefficient, w):
+    """Each cell's features for every pair, side by side: (n_cells, P d).
+
+    Cohen's kappa (``d = 2k + 1``): the one-hot label of each coder and the
+    disagreement weight (the layout of ``kappa_confidence_interval``).
+    Krippendorff's alpha (``d = k^2``): the unit's entries of the pair's
+    coincidence matrix, ``o_ck`` and ``o_kc`` each + 1 for values c, k.
+    Units one coder of the pair did not label add nothing to it.
+    """
+    n_cells = cell_codes.shape[1]
+    d = 2 * k + 1 if coefficient == "cohen_kappa" else k * k
+    features = np.zeros((n_cells, len(pairs) * d))
+    rows = np.arange(n_cells)
+    for p, (i, j) in enumerate(pairs):
+        a, b = cell_codes[i], cell_codes[j]
+        both = (a >= 0) & (b >= 0)
+        r, a, b = rows[both], a[both], b[both]
+        block = features[:, p * d : (p + 1) * d]
+        if coefficient == "cohen_kappa":
+            block[r, a] = 1.0
+            block[r, k + b] = 1.0
+            block[r, 2 * k] = w[a, b]
+        else:
+            np.add.at(block, (r, a * k + b), 1.0)
+            np.add.at(block, (r, b * k + a), 1.0)
+    return features, d
+
+
+def _alpha_from_coincidences(o, delta):
+    """Krippendorff's alpha of each (c, k, k) coincidence matrix.
+
+    ``alpha = 1 - (n - 1) sum o_ck delta_ck / sum n_c n_k delta_ck`` with
+    ``n_c`` the margins and ``n`` their sum (Krippendorff 2011, eq. of
+    ``D_o / D_e``). Ordinal (``delta`` None): ``delta_ck = (m_c - m_k)^2``
+    with ``m_g = sum_{h <= g} n_h - n_g / 2``, the midranks of the margins.
+    """
+    n_c = o.sum(axis=2)
+    n = n_c.sum(axis=1)
+    if delta is None:
+        mid = np.cumsum(n_c, axis=1) - n_c / 2
+        delta = (mid[:, :, None] - mid[:, None, :]) ** 2
+    observed = (o * delta).sum(axis=(1, 2))
+    expected = (n_c[:, :, None] * n_c[:, None, :] * delta).sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return 1.0 - (n - 1) * observed / expected
+
+
+def _agreement_of(sums, *, n_pairs, d, k, coefficient, w):
+    """Each pair's agreement from its summed features: (c, n_pairs)."""
+    out = np.empty((sums.shape[0], n_pairs))
+    for p in range(n_pairs):
+        part = sums[:, p * d : (p + 1) * d]
+        if coefficient == "cohen_kappa":
+            out[:, p] = _kappa_from_sums(part, w, k)
+        else:
+            out[:, p] = _alpha_from_coincidences(part.reshape(-1, k, k), w)
+    return out
+
+
+def _agreement_block(rng, size, *, resampler, agreement_of):
+    """Pairwise agreements on ``size`` unit resamples (run_resamples' draw)."""
+    return np.concatenate(
+        [agreement_of(sums) for (sums,) in resampler.bootstrap(rng, size)]
+    )
+
+
+def _contrast(agreement, n_annotators):
+    """Difference of means and the annotators' skill effects, per row.
+
+    ``agreement`` (c, P) holds the annotators' pairs then the model's. With
+    ``r_h`` annotator h's mean agreement with the others, its skill effect
+    is ``s_h = (H - 1) / (H - 2) (r_h - mean r)`` (eq. 2), NaN for H = 2.
+    """
+    h = n_annotators
+    human_pairs, _ = _pairs(h)
+    n_human = len(human_pairs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN rows
+        model_mean = np.nanmean(agreement[:, n_human:], axis=1)
+        human_mean = np.nanmean(agreement[:, :n_human], axis=1)
+        if h == 2:
+            # two annotators: s_0 - s_1 = a_0M - a_1M, the model as the reference
+            half = (agreement[:, 1] - agreement[:, 2]) / 2
+            return model_mean - human_mean, np.column_stack([half, -half])
+        matrix = np.full((agreement.shape[0], h, h), np.nan)
+        for p, (i, j) in enumerate(human_pairs):
+            matrix[:, i, j] = matrix[:, j, i] = agreement[:, p]
+        r = np.nanmean(matrix, axis=2)
+        skill = (h - 1) / (h - 2) * (r - np.nanmean(r, axis=1, keepdims=True))
+    return model_mean - human_mean, skill
+
+
+def _level_name(level):
+    return "callable" if callable(level) else level
+
+
+@validate_params(
+    {
+        "reliability_data": ["array-like"],
+        "y_pred": ["array-like"],
+        "coefficient": [StrOptions(set(COEFFICIENTS))],
+        "level_of_measurement": [StrOptions(set(LEVELS)), callable],
+        "confidence_level": CONFIDENCE_LEVEL,
+        "n_resamples": [Interval(Integral, 2, None, closed="left")],
+        "random_state": RANDOM_STATE,
+        "n_jobs": N_JOBS,
+    },
+    prefer_skip_nested_validation=True,
+)
+def compare_to_annotators(
+    reliability_data,
+    y_pred,
+    *,
+    coefficient="cohen_kappa",
+    level_of_measurement="nominal",
+    confidence_level=0.95,
+    n_resamples=9999,
+    random_state=None,
+    n_jobs=None,
+):
+    """Compare a model's agreement with the annotators to theirs with each other.
+
+    The model is treated as one more annotator: its pairwise agreement with
+    each annotator is computed beside each pair of annotators' agreement, on
+    the units both labelled, with percentile intervals from one bootstrap
+    over units (the same unit resamples for every pair). The test says
+    whether the model is ``"below"``, ``"within"`` or ``"above"`` the human
+    range: whether the interval of the model's mean agreement minus the
+    annotators' mean agreement lies below 0, covers it, or lies above.
+
+    Parameters
+    ----------
+    reliability_data : array-like of shape (n_annotators, n_units)
+        One row per annotator (Krippendorff's orientation), values numbers
+        or strings; NaN or None mark a unit the annotator did not label. At
+        least 2 annotators.
+    y_pred : array-like of shape (n_units,)
+        The model's labels of the same units, in the annotators' values.
+    coefficient : {"cohen_kappa", "krippendorff_alpha"}, default="cohen_kappa"
+        The pairwise agreement: Cohen's kappa (as scikit-learn's
+        :func:`~sklearn.metrics.cohen_kappa_score`, unweighted), or
+        Krippendorff's alpha of the two coders.
+    level_of_measurement : {"nominal", "ordinal", "interval", "ratio"} or \
+callable, default="nominal"
+        Krippendorff's level of the values, or a distance ``d(c, k)``
+        between two values; Cohen's kappa takes "nominal" only.
+    confidence_level : float, default=0.95
+        Level of the intervals and of the verdict.
+    n_resamples : int, default=9999
+        Unit resamples of the bootstrap.
+    random_state : int, RandomState instance, Generator or None, default=None
+        Seed of the resamples.
+    n_jobs : int, default=None
+        Jobs sharing the resamples (the result does not depend on it).
+
+    Returns
+    -------
+    result : AnnotatorComparisonResult
+        The pairwise agreements with their intervals, the human range, the
+        difference of the means with its interval and p-value, the verdict,
+        ``summary()`` and ``to_dict()``.
+
+    See Also
+    --------
+    sklearn_faithful.holdout.kappa_confidence_interval : The interval of one
+        pair's Cohen's kappa.
+
+    Notes
+    -----
+    With ``a_ij`` the agreement of coders ``i`` and ``j`` (``M`` the model)
+    and ``H`` annotators, the statistic is
+
+    .. math:: d = \\frac{1}{H} \\sum_i a_{iM}
+              - \\binom{H}{2}^{-1} \\sum_{i < j} a_{ij}.   \\qquad (1)
+
+    If the model is one more annotator, drawn from the annotators'
+    population, ``d`` has mean 0 over units *and* annotators. Under the
+    additive model ``a_ij = g + s_i + s_j + e_ij``, ``d = s_M - mean(s) +
+    e``, so its variance is the units' (the paired bootstrap's variance
+    ``s_u^2`` of ``d``) plus ``(1 + 1/H) sigma^2``, ``sigma^2`` the variance
+    of the skill ``s``. With ``r_h`` annotator ``h``'s mean agreement with
+    the others,
+
+    .. math:: \\hat s_h = \\frac{H - 1}{H - 2} (r_h - \\bar r),   \\qquad (2)
+
+    and ``sigma^2`` is estimated by ``sum_h s_h^2 / (H - 1)`` less the
+    units' noise in it (the bootstrap's ``sum_h var(s_h) / (H - 1)``),
+    truncated at 0. The interval is
+
+    .. math:: d \\pm t_{\\nu, 1 - \\alpha/2} \\sqrt{s_u^2 + (1 + 1/H)
+              \\hat\\sigma^2},   \\qquad (3)
+
+    with ``nu`` Welch-Satterthwaite's degrees of freedom (``H - 1`` for the
+    annotators' part, the units' part taken as known). With 2 annotators,
+    ``sigma^2`` cannot be told apart from the noise: the interval is the
+    units' alone, and the verdict holds for these two annotators, not for
+    annotators at large. A pair's agreement is undefined (NaN) when the two
+    coders share no unit or, for kappa, agree by chance alone on every
+    unit (one class); undefined pairs are left out of the means.
+
+    References
+    ----------
+    .. [1] K. Krippendorff, "Computing Krippendorff's Alpha-Reliability",
+       2011.
+    .. [2] F. E. Satterthwaite, "An approximate distribution of estimates
+       of variance components", Biometrics Bulletin 2(6), 1946.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_faithful.agreement import compare_to_annotators
+    >>> rng = np.random.default_rng(0)
+    >>> truth = rng.integers(0, 3, 200)
+    >>> def annotator(accuracy):
+    ...     return np.where(rng.random(200) < accuracy, truth, rng.integers(0, 3, 200))
+    >>> humans = np.array([annotator(0.8), annotator(0.8), annotator(0.8)])
+    >>> res = compare_to_annotators(humans, annotator(0.5), n_resamples=999,
+    ...                             random_state=0)
+    >>> res.verdict
+    'below'
+    """
+    if coefficient == "cohen_kappa" and level_of_measurement != "nominal":
+        raise ValueError(
+            f"coefficient='cohen_kappa' takes level_of_measurement='nominal' "
+            f"only; got {_level_name(level_of_measurement)!r}. Use "
+            "coefficient='krippendorff_alpha' for ordinal, interval or ratio "
+            "values or a distance."
+        )
+    codes, classes = _encode(reliability_data, y_pred)
+    h, n_units = codes.shape[0] - 1, codes.shape[1]
+    k = classes.size
+    if level_of_measurement in ("interval", "ratio") and classes.dtype.kind not in (
+        "biuf"
+    ):
+        try:
+            classes = classes.astype(np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"level_of_measurement={level_of_measurement!r} needs numbers; "
+                f"reliability_data and y_pred hold {classes[:5].tolist()!r}."
+            ) from None
+    human_pairs, model_pairs = _pairs(h)
+    pairs = human_pairs + model_pairs
+    if coefficient == "cohen_kappa":
+        w = 1.0 - np.eye(k)
+    else:
+        w = _distance(level_of_measurement, classes)
+    # units with the same labels of every coder are one cell: resampling the
+    # cells' counts (multinomial) equals resampling the units
+    cell_codes, counts = np.unique(codes, axis=1, return_counts=True)
+    features, d = _pair_features(cell_codes, pairs, k, coefficient, w)
+    agreement_of = functools.partial(
+        _agreement_of, n_pairs=len(pairs), d=d, k=k, coefficient=coefficient, w=w
+    )
+    resampler = Resampler([features], counts)
+    agreement = agreement_of(resampler.totals()[0])
+    diff, skill = _contrast(agreement, h)
+    if np.isnan(diff[0]):
+        raise ValueError(
+            f"the {coefficient} of the model or of the annotators is undefined on "
+            "every pair: no two coders share a unit with more than one value."
+        )
+    dist = run_resamples(
+        functools.partial(
+            _agreement_block, resampler=resampler, agreement_of=agreement_of
+        ),
+        _generator(random_state),
+        n_resamples,
+        n_jobs=n_jobs,
+        name="compare_to_annotators",
+    )
+    boot_diff, boot_skill = _contrast(dist, h)
+    unit_var = float(np.nanvar(boot_diff, ddof=1))
+    # eq. (2): the spread of the skill effects, less the units' noise in it
+    spread = float(np.sum(skill[0] ** 2) / (h - 1))
+    noise = float(np.sum(np.nanvar(boot_skill, axis=0, ddof=1)) / (h - 1))
+    coder_var = (1 + 1 / h) * max(spread - noise, 0.0)
+    # Satterthwaite: the spread has H - 1 degrees of freedom, the noise
+    # subtracted from it and the units' variance are taken as known
+    scaled = (1 + 1 / h) * spread
+    df = (unit_var + coder_var) ** 2 * (h - 1) / scaled**2 if scaled else np.inf
+    se = float(np.sqrt(unit_var + coder_var))
+    statistic = float(diff[0])
+    pvalue = (
+        float(2 * stats.t.sf(abs(statistic) / se, df))
+        if se > 0
+        else float(statistic == 0)
+    )
+
+    def _ci(column):
+        return _interval(
+            dist[:, column],
+            agreement[0, column],
+            confidence_level,
+            "percentile",
+            "two-sided",
+            stacklevel=3,
+        )
+
+    n_human = len(human_pairs)
+    return AnnotatorComparisonResult(
+        statistic=statistic,
+        pvalue=pvalue,
+        df=float(df),
+        standard_error=se,
+        unit_standard_error=float(np.sqrt(unit_var)),
+        annotator_standard_error=float(np.sqrt(coder_var)),
+        verdict=_verdict(_t_interval(statistic, se, df, confidence_level)),
+        confidence_level=float(confidence_level),
+        coefficient=coefficient,
+        level_of_measurement=_level_name(level_of_measurement),
+        model_agreement=agreement[0, n_human:],
+        model_confidence_intervals=tuple(_ci(n_human + i) for i in range(h)),
+        annotator_pairs=tuple(human_pairs),
+        annotator_agreement=agreement[0, :n_human],
+        annotator_confidence_intervals=tuple(_ci(p) for p in range(n_human)),
+        model_mean=float(np.nanmean(agreement[0, n_human:])),
+        human_mean=float(np.nanmean(agreement[0, :n_human])),
+        human_range=ConfidenceInterval(
+            float(np.nanmin(agreement[0, :n_human])),
+            float(np.nanmax(agreement[0, :n_human])),
+        ),
+        n_units=int(n_units),
+        n_annotators=int(h),
+        n_resamples=int(n_resamples),
+        bootstrap_distribution=boot_diff,
+    )
