@@ -18,6 +18,9 @@ room (``from sklearn_faithful.holdout import sign_test``):
   Prediction-powered inference and Goyal et al. (2023).
 - :mod:`~sklearn_faithful.gate`: did my new model regress, and how many items
   do I need? A release gate on per-item scores and its sample size.
+- :mod:`~sklearn_faithful.agreement`: can the labels be trusted? Agreement
+  among annotators (Krippendorff's alpha, Fleiss' kappa, Gwet's AC1/AC2) and
+  the model as one more annotator.
 - :mod:`~sklearn_faithful.utils`: the floor: the intervals every result
   returns.
 
@@ -30,6 +33,7 @@ import importlib
 __version__ = "0.1.0.dev0"
 
 _ROOMS = (
+    "agreement",
     "cli",
     "comparison",
     "gate",

@@ -60,6 +60,8 @@ np.add.at(JOINT_TABLE, (Y, A, B), 1)
 SPLIT_A = np.random.default_rng(5).uniform(0.7, 0.8, 10)
 SPLIT_B = SPLIT_A + np.random.default_rng(6).normal(0.01, 0.01, 10)
 SEED = dict(n_resamples=99, random_state=0)
+# reliability data: 3 coders (rows) x N units, labels {0, 1}, mostly agreeing
+RELIABILITY = np.stack([A, B, Y])
 
 
 def _quiet(call, *args):
@@ -73,6 +75,22 @@ def _quiet(call, *args):
 # label predictions), "counts", "table" ((true, predicted) counts), "joint
 # table" ((true, A, B) counts), "scores", "split".
 ENTRIES = {
+    "krippendorff_alpha": ("reliability", ("reliability_data",), sf.krippendorff_alpha),
+    "fleiss_kappa": ("reliability", ("reliability_data",), sf.fleiss_kappa),
+    "gwet_ac": ("reliability", ("reliability_data",), sf.gwet_ac),
+    "percent_agreement": ("reliability", ("reliability_data",), sf.percent_agreement),
+    "scotts_pi": ("reliability", ("reliability_data",), lambda r: sf.scotts_pi(r[:2])),
+    "agreement_report": (
+        "reliability",
+        ("reliability_data",),
+        lambda r: sf.agreement_report(r, **SEED),
+    ),
+    "coder_diagnostics": ("reliability", ("reliability_data",), sf.coder_diagnostics),
+    "agreement_confidence_interval": (
+        "reliability",
+        ("reliability_data",),
+        lambda r: sf.agreement_confidence_interval(r, **SEED),
+    ),
     "probabilistic_confusion_matrix": (
         "y_proba",
         ("y_true", "y_proba"),
@@ -203,6 +221,7 @@ ENTRIES = {
 
 # Public names whose inputs are not data arrays, and where they are tested.
 NOT_DATA = {
+    "reliability_data_from_long": "records: agreement/test_data.py",
     "__version__": "a string",
     "AccuracyRegressionTest": None,  # in ENTRIES
     "BayesModelComparison": "fits estimators: bad y checked below, data in "
@@ -212,6 +231,9 @@ NOT_DATA = {
     "test_model_comparison.py",
     "BetaPosterior": "numbers: test_common_params.py",
     "BlockBalance": "a result of block_balance",
+    "AgreementInterval": "a result",
+    "AgreementReport": "a result",
+    "CoderDiagnostics": "a result",
     "BootstrapIntervalResult": "a result",
     "ConfidenceInterval": "a result",
     "CredibleInterval": "a result",
@@ -263,6 +285,7 @@ def _canonical(family, n_params):
         "scores": (SCORES,),
         "split scores": (SPLIT_A, SPLIT_B),
         "split": (Y,),
+        "reliability": (RELIABILITY,),
     }[family]
 
 
@@ -274,6 +297,8 @@ def _value(result):
             for f in dataclasses.fields(result)
             if not f.name.startswith("posterior")
         }
+    if isinstance(result, dict):
+        return {k: _value(v) for k, v in result.items()}
     if isinstance(result, (list, tuple)):
         return [_value(r) for r in result]
     if result is None or isinstance(result, (str, bool)):
@@ -321,9 +346,12 @@ LABEL_VARIANTS = {
     "uint64": lambda y: y.astype(np.uint64),
     "bool": lambda y: y.astype(bool),
     "object": lambda y: y.astype(object),
-    "pandas, non-default index": lambda y: pytest.importorskip("pandas").Series(
-        y, index=np.arange(len(y)) + 1000
-    ),
+    "pandas, non-default index": lambda y: (
+        pytest.importorskip("pandas").Series
+        if np.ndim(y) == 1
+        else pytest.importorskip("pandas").DataFrame
+    )(y, index=np.arange(len(y)) + 1000),
+    "floats, NaN-free": lambda y: np.asarray(y, dtype=np.float32),
     "read-only": _read_only,
     "non-contiguous": _strided,
 }
@@ -331,9 +359,10 @@ LABEL_VARIANTS = {
 
 def _label_cases():
     for name, (family, _, _) in ENTRIES.items():
-        if family in ("labels", "y_proba", "split"):
+        if family in ("labels", "y_proba", "split", "reliability"):
             for variant in LABEL_VARIANTS:
-                yield name, variant
+                if variant != "floats, NaN-free" or family == "reliability":
+                    yield name, variant
 
 
 @pytest.mark.parametrize("name, variant", list(_label_cases()))
@@ -424,6 +453,8 @@ def _bad_cases():
             bad = {**bad, **BAD_BOOLEANS}
         if name in WEIGHTED_COUNTS:
             del bad["fractional"]
+        if family == "reliability":
+            del bad["NaN"]  # a missing value
         for position, param in enumerate(params):
             cases = dict(bad)
             if family == "labels" and position > 0:

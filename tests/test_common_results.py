@@ -26,6 +26,11 @@ import numpy as np
 import pytest
 from sklearn.base import BaseEstimator
 
+from sklearn_faithful.agreement import (
+    agreement_confidence_interval,
+    agreement_report,
+    coder_diagnostics,
+)
 from sklearn_faithful.comparison import (
     BetaPosterior,
     F1Posterior,
@@ -98,6 +103,34 @@ def _model_based():
 
 # Each result class: (kind, a builder of one or more instances from real calls).
 BUILDERS = {
+    "AgreementReport": (
+        "report",
+        lambda: [
+            agreement_report(np.stack([Y, A, B]), **SEED),
+            agreement_report(np.stack([Y, A]), level_of_measurement="ordinal", **SEED),
+        ],
+    ),
+    "CoderDiagnostics": (
+        "report",
+        lambda: [
+            coder_diagnostics(np.stack([Y, A, B, 1 - Y]), coder_names=list("abcd"))
+        ],
+    ),
+    "AgreementInterval": (
+        "score interval",
+        lambda: [
+            agreement_confidence_interval(np.stack([Y, A, B]), **SEED),
+            agreement_confidence_interval(
+                np.stack([Y, A, B]), coefficient="gwet_ac", interval="bca", **SEED
+            ),
+            agreement_confidence_interval(
+                np.stack([Y, A, B]), method="krippendorff", **SEED
+            ),
+            agreement_confidence_interval(
+                np.stack([Y, A]), coefficient="cohen_kappa", **SEED
+            ),
+        ],
+    ),
     "BootstrapIntervalResult": (
         "score interval",
         lambda: [

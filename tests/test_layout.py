@@ -22,6 +22,7 @@ ALLOWED = {
     "multi_dataset": {"utils"},
     "model_based": {"utils", "metrics"},
     "comparison": {"utils", "metrics", "model_selection"},
+    "agreement": {"utils", "metrics", "holdout"},
     "cli": {*ROOMS},
 }
 

@@ -14,6 +14,7 @@ ROOMS = (
     "multi_dataset",
     "model_based",
     "gate",
+    "agreement",
     "utils",
 )
 
