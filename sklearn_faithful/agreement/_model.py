@@ -38,10 +38,11 @@ from ..utils._results import (
     _text_table,
 )
 from ..utils._validation import CONFIDENCE_LEVEL, N_JOBS, RANDOM_STATE
+from ._coefficients import LEVEL, VALUE_DOMAIN, _alpha_features
+from ._data import check_reliability_data
 
 BELOW, WITHIN, ABOVE = "below", "within", "above"
 COEFFICIENTS = ("cohen_kappa", "krippendorff_alpha")
-LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,14 @@ def _reference_scales(unit_var, spread, noise, h):
     return np.sqrt(estimated / truth)
 
 
+def _verdict(statistic, half):
+    """Below, within or above the human range: the interval ``d +- half``
+    against 0."""
+    if statistic + half < 0:
+        return BELOW
+    return ABOVE if statistic - half > 0 else WITHIN
+
+
 def _tail(t, scales):
     """``P(|T| > t)`` under the reference distribution of eq. (3)."""
     return float(np.mean(2 * special.ndtr(-t * scales)))
@@ -230,39 +239,47 @@ def _critical_value(scales, confidence_level):
     return float(optimize.brentq(lambda t: _tail(t, scales) - alpha, 0, high))
 
 
-def _encode(reliability_data, y_pred):
-    """Codes of the annotators' rows and the model's last row; -1 is missing.
-
-    Returns ``(codes, classes)``, codes of shape (n_annotators + 1, n_units).
-    """
-    data = np.asarray(reliability_data, dtype=object)
+def _check_data(reliability_data, y_pred, level, value_domain):
+    """Codes of the annotators' rows and the model's last row (-1: missing),
+    and the values, checked as the room checks reliability data."""
+    data = np.asarray(reliability_data)
+    pred = np.asarray(y_pred)
     if data.ndim != 2:
         raise ValueError(
             "reliability_data must be 2-D (n_annotators, n_units), one row per "
-            f"annotator; got shape {data.shape}."
+            f"annotator; got an array of shape {data.shape}."
         )
-    pred = np.asarray(y_pred, dtype=object)
+    if data.shape[0] < 2:
+        raise ValueError(
+            f"reliability_data has {data.shape[0]} annotator(s) (rows); comparing "
+            "the model with the annotators' agreement needs at least 2."
+        )
     if pred.ndim != 1:
-        raise ValueError(f"y_pred must be 1-D (n_units,); got shape {pred.shape}.")
-    n_annotators, n_units = data.shape
-    if pred.shape[0] != n_units:
         raise ValueError(
-            f"y_pred has {pred.shape[0]} labels but reliability_data has {n_units} "
-            "units (columns); the model must label the same units."
+            f"y_pred must be 1-D (n_units,); got an array of shape {pred.shape}."
         )
-    if n_annotators < 2:
+    if pred.shape[0] != data.shape[1]:
         raise ValueError(
-            f"reliability_data has {n_annotators} annotator(s) (rows); comparing "
-            "the model to the annotators' agreement needs at least 2."
+            f"y_pred has {pred.shape[0]} labels but reliability_data has "
+            f"{data.shape[1]} units (columns); the model must label the same units."
         )
-    full = np.vstack([data, pred[None, :]])
-    missing = np.array(
-        [v is None or (isinstance(v, float) and v != v) for v in full.ravel()]
-    ).reshape(full.shape)
-    classes, inverse = np.unique(full[~missing], return_inverse=True)
-    codes = np.full(full.shape, -1, dtype=np.intp)
-    codes[~missing] = inverse
-    return codes, classes
+    if pred.dtype.kind == "f" and np.isinf(pred).any():
+        raise ValueError(
+            f"y_pred holds infinity at unit {int(np.flatnonzero(np.isinf(pred))[0])}; "
+            "give finite values, with NaN where the model gave no label."
+        )
+    numbers = data.dtype.kind in "biuf" and pred.dtype.kind in "biuf"
+    stacked = (
+        np.vstack([data, pred])
+        if numbers
+        else np.vstack([data.astype(object), pred.astype(object)])
+    )
+    return check_reliability_data(
+        stacked,
+        value_domain,
+        level_of_measurement=level,
+        name="reliability_data with y_pred",
+    )
 
 
 def _pairs(n_annotators):
@@ -271,82 +288,44 @@ def _pairs(n_annotators):
     return human, [(i, n_annotators) for i in range(n_annotators)]
 
 
-def _distance(level, classes):
-    """Krippendorff's distance ``delta_ck`` between the classes (k, k); None
-    for ordinal, whose distance depends on each resample's margins."""
-    if level == "ordinal":
-        return None
-    k = classes.size
-    if level == "nominal":
-        return 1.0 - np.eye(k)
-    if callable(level):
-        return np.array([[float(level(c, v)) for v in classes] for c in classes])
-    values = classes.astype(np.float64)
-    diff = values[:, None] - values[None, :]
-    if level == "interval":
-        return diff**2
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ratio = (diff / (values[:, None] + values[None, :])) ** 2
-    return np.nan_to_num(ratio)  # 0/0 between two zeros: distance 0
+def _pair_features(codes, pairs, domain, coefficient, level):
+    """Each unit's features for every pair, side by side, and the agreement
+    of a pair's sums.
 
-
-def _pair_features(cell_codes, pairs, k, coefficient, w):
-    """Each cell's features for every pair, side by side: (n_cells, P d).
-
-    Cohen's kappa (``d = 2k + 1``): the one-hot label of each coder and the
-    disagreement weight (the layout of ``kappa_confidence_interval``).
-    Krippendorff's alpha (``d = k^2``): the unit's entries of the pair's
-    coincidence matrix, ``o_ck`` and ``o_kc`` each + 1 for values c, k.
-    Units one coder of the pair did not label add nothing to it.
+    Cohen's kappa: the one-hot value of each coder and the disagreement
+    weight (the features of ``kappa_confidence_interval``). Krippendorff's
+    alpha: the room's alpha features of the pair's value counts. Units one
+    coder of the pair did not code add nothing to the pair.
     """
-    n_cells = cell_codes.shape[1]
-    d = 2 * k + 1 if coefficient == "cohen_kappa" else k * k
-    features = np.zeros((n_cells, len(pairs) * d))
-    rows = np.arange(n_cells)
-    for p, (i, j) in enumerate(pairs):
-        a, b = cell_codes[i], cell_codes[j]
-        both = (a >= 0) & (b >= 0)
-        r, a, b = rows[both], a[both], b[both]
-        block = features[:, p * d : (p + 1) * d]
+    q, n_units = domain.size, codes.shape[1]
+    blocks = []
+    for i, j in pairs:
+        a, b = codes[i], codes[j]
+        both = np.flatnonzero((a >= 0) & (b >= 0))
+        a, b = a[both], b[both]
         if coefficient == "cohen_kappa":
-            block[r, a] = 1.0
-            block[r, k + b] = 1.0
-            block[r, 2 * k] = w[a, b]
+            w = 1.0 - np.eye(q)
+            block = np.zeros((n_units, 2 * q + 1))
+            block[both, a] = 1.0
+            block[both, q + b] = 1.0
+            block[both, 2 * q] = w[a, b]
+            of_sums = functools.partial(_kappa_from_sums, w=w, k=q)
         else:
-            np.add.at(block, (r, a * k + b), 1.0)
-            np.add.at(block, (r, b * k + a), 1.0)
-    return features, d
+            counts = np.zeros((both.size, q))
+            np.add.at(counts, (np.arange(both.size), a), 1.0)
+            np.add.at(counts, (np.arange(both.size), b), 1.0)
+            features, of_sums = _alpha_features(counts, level, domain)
+            block = np.zeros((n_units, features.shape[1]))
+            block[both] = features
+        blocks.append(block)
+    return np.hstack(blocks), blocks[0].shape[1], of_sums
 
 
-def _alpha_from_coincidences(o, delta):
-    """Krippendorff's alpha of each (c, k, k) coincidence matrix.
-
-    ``alpha = 1 - (n - 1) sum o_ck delta_ck / sum n_c n_k delta_ck`` with
-    ``n_c`` the margins and ``n`` their sum (Krippendorff 2011, eq. of
-    ``D_o / D_e``). Ordinal (``delta`` None): ``delta_ck = (m_c - m_k)^2``
-    with ``m_g = sum_{h <= g} n_h - n_g / 2``, the midranks of the margins.
-    """
-    n_c = o.sum(axis=2)
-    n = n_c.sum(axis=1)
-    if delta is None:
-        mid = np.cumsum(n_c, axis=1) - n_c / 2
-        delta = (mid[:, :, None] - mid[:, None, :]) ** 2
-    observed = (o * delta).sum(axis=(1, 2))
-    expected = (n_c[:, :, None] * n_c[:, None, :] * delta).sum(axis=(1, 2))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return 1.0 - (n - 1) * observed / expected
-
-
-def _agreement_of(sums, *, n_pairs, d, k, coefficient, w):
+def _agreement_of(sums, *, n_pairs, width, of_sums):
     """Each pair's agreement from its summed features: (c, n_pairs)."""
-    out = np.empty((sums.shape[0], n_pairs))
-    for p in range(n_pairs):
-        part = sums[:, p * d : (p + 1) * d]
-        if coefficient == "cohen_kappa":
-            out[:, p] = _kappa_from_sums(part, w, k)
-        else:
-            out[:, p] = _alpha_from_coincidences(part.reshape(-1, k, k), w)
-    return out
+    return np.column_stack(
+        [of_sums(sums[:, p * width : (p + 1) * width]) for p in range(n_pairs)]
+    )
 
 
 def _agreement_block(rng, size, *, resampler, agreement_of):
@@ -391,7 +370,8 @@ def _level_name(level):
         "reliability_data": ["array-like"],
         "y_pred": ["array-like"],
         "coefficient": [StrOptions(set(COEFFICIENTS))],
-        "level_of_measurement": [StrOptions(set(LEVELS)), callable],
+        "level_of_measurement": LEVEL,
+        "value_domain": VALUE_DOMAIN,
         "confidence_level": CONFIDENCE_LEVEL,
         "n_resamples": [Interval(Integral, 2, None, closed="left")],
         "random_state": RANDOM_STATE,
@@ -405,6 +385,7 @@ def compare_to_annotators(
     *,
     coefficient="cohen_kappa",
     level_of_measurement="nominal",
+    value_domain=None,
     confidence_level=0.95,
     n_resamples=9999,
     random_state=None,
@@ -436,6 +417,9 @@ def compare_to_annotators(
 callable, default="nominal"
         Krippendorff's level of the values, or a distance ``d(c, k)``
         between two values; Cohen's kappa takes "nominal" only.
+    value_domain : array-like, default=None
+        Every value of the scale, in order (:func:`krippendorff_alpha`).
+        Default: the values seen, sorted.
     confidence_level : float, default=0.95
         Level of the intervals and of the verdict.
     n_resamples : int, default=9999
@@ -528,31 +512,20 @@ callable, default="nominal"
             "coefficient='krippendorff_alpha' for ordinal, interval or ratio "
             "values or a distance."
         )
-    codes, classes = _encode(reliability_data, y_pred)
-    h, n_units = codes.shape[0] - 1, codes.shape[1]
-    k = classes.size
-    if level_of_measurement in ("interval", "ratio") and classes.dtype.kind not in (
-        "biuf"
-    ):
-        try:
-            classes = classes.astype(np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"level_of_measurement={level_of_measurement!r} needs numbers; "
-                f"reliability_data and y_pred hold {classes[:5].tolist()!r}."
-            ) from None
+    codes, domain = _check_data(
+        reliability_data, y_pred, level_of_measurement, value_domain
+    )
+    h = codes.shape[0] - 1
     human_pairs, model_pairs = _pairs(h)
     pairs = human_pairs + model_pairs
-    if coefficient == "cohen_kappa":
-        w = 1.0 - np.eye(k)
-    else:
-        w = _distance(level_of_measurement, classes)
-    # units with the same labels of every coder are one cell: resampling the
-    # cells' counts (multinomial) equals resampling the units
-    cell_codes, counts = np.unique(codes, axis=1, return_counts=True)
-    features, d = _pair_features(cell_codes, pairs, k, coefficient, w)
+    # units with the same values of every coder share their features: their
+    # counts are resampled (multinomial), as resampling the units would
+    codes, counts = np.unique(codes, axis=1, return_counts=True)
+    features, width, of_sums = _pair_features(
+        codes, pairs, domain, coefficient, level_of_measurement
+    )
     agreement_of = functools.partial(
-        _agreement_of, n_pairs=len(pairs), d=d, k=k, coefficient=coefficient, w=w
+        _agreement_of, n_pairs=len(pairs), width=width, of_sums=of_sums
     )
     resampler = Resampler([features], counts)
     agreement = agreement_of(resampler.totals()[0])
@@ -585,16 +558,17 @@ callable, default="nominal"
     else:
         pvalue = float(statistic == 0)
     half = _critical_value(scales, confidence_level) * se
-
-    def _ci(column):
-        return _interval(
-            dist[:, column],
-            agreement[0, column],
+    intervals = tuple(
+        _interval(
+            dist[:, p],
+            agreement[0, p],
             confidence_level,
             "percentile",
             "two-sided",
             stacklevel=3,
         )
+        for p in range(len(pairs))
+    )
 
     n_human = len(human_pairs)
     return AnnotatorComparisonResult(
@@ -603,26 +577,22 @@ callable, default="nominal"
         standard_error=se,
         unit_standard_error=float(np.sqrt(unit_var)),
         annotator_standard_error=float(np.sqrt(coder_var)),
-        verdict=BELOW
-        if statistic + half < 0
-        else ABOVE
-        if statistic - half > 0
-        else WITHIN,
+        verdict=_verdict(statistic, half),
         confidence_level=float(confidence_level),
         coefficient=coefficient,
         level_of_measurement=_level_name(level_of_measurement),
         model_agreement=agreement[0, n_human:],
-        model_confidence_intervals=tuple(_ci(n_human + i) for i in range(h)),
+        model_confidence_intervals=intervals[n_human:],
         annotator_pairs=tuple(human_pairs),
         annotator_agreement=agreement[0, :n_human],
-        annotator_confidence_intervals=tuple(_ci(p) for p in range(n_human)),
+        annotator_confidence_intervals=intervals[:n_human],
         model_mean=float(np.nanmean(agreement[0, n_human:])),
         human_mean=float(np.nanmean(agreement[0, :n_human])),
         human_range=ConfidenceInterval(
             float(np.nanmin(agreement[0, :n_human])),
             float(np.nanmax(agreement[0, :n_human])),
         ),
-        n_units=int(n_units),
+        n_units=int(counts.sum()),
         n_annotators=int(h),
         n_resamples=int(n_resamples),
         bootstrap_distribution=boot_diff,

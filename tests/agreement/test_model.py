@@ -199,7 +199,9 @@ def test_labels_of_any_kind_and_missing_model_labels():
     names = np.array(["cat", "dog", "eel"])[coders]
     strings = compare_to_annotators(names[:3].tolist(), list(names[3]), **SEED)
     assert strings.statistic == pytest.approx(ints.statistic)
-    np.testing.assert_allclose(strings.bootstrap_distribution, ints.bootstrap_distribution)
+    np.testing.assert_allclose(
+        strings.bootstrap_distribution, ints.bootstrap_distribution
+    )
     with_none = names.astype(object)
     with_none[3, :10] = None
     res = compare_to_annotators(with_none[:3], with_none[3], **SEED)
@@ -245,7 +247,9 @@ def test_one_annotator_is_refused():
 
 def test_kappa_takes_nominal_values_only():
     coders = _coders([0.8, 0.7, 0.6])
-    with pytest.raises(ValueError, match=r"'cohen_kappa' takes .*'nominal'.* 'ordinal'"):
+    with pytest.raises(
+        ValueError, match=r"'cohen_kappa' takes .*'nominal'.* 'ordinal'"
+    ):
         compare_to_annotators(
             coders[:2], coders[2], level_of_measurement="ordinal", **SEED
         )
