@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pytest
+from scipy import stats
 from sklearn.metrics import cohen_kappa_score
 
 from sklearn_faithful.agreement import (
@@ -11,7 +12,12 @@ from sklearn_faithful.agreement import (
     compare_to_annotators,
     krippendorff_alpha,
 )
-from sklearn_faithful.agreement._model import _contrast, _pairs
+from sklearn_faithful.agreement._model import (
+    _contrast,
+    _critical_value,
+    _pairs,
+    _reference_scales,
+)
 from sklearn_faithful.utils._compat import InvalidParameterError
 
 SEED = dict(n_resamples=199, random_state=0)
@@ -124,6 +130,25 @@ def test_skill_effects_are_recovered_from_additive_agreements(h):
     diff, skill = _contrast(agreement, h)
     assert diff[0] == pytest.approx(s[h] - s[:h].mean())
     np.testing.assert_allclose(skill[0], s[:h] - s[:h].mean(), atol=1e-12)
+
+
+# --- the reference distribution of eq. (3) -------------------------------------
+
+
+@pytest.mark.parametrize("h", [2, 3, 5])
+def test_reference_is_students_t_when_the_annotators_spread_dominates(h):
+    # no unit noise: (d - delta) / s is the prediction t with H - 1 df,
+    # whatever the bound on sigma^2
+    scales = _reference_scales(unit_var=0.0, spread=0.01, noise=0.0, h=h)
+    for level in (0.9, 0.95):
+        expected = stats.t.ppf(0.5 + level / 2, h - 1)
+        assert _critical_value(scales, level) == pytest.approx(expected, rel=2e-3)
+
+
+def test_reference_is_normal_when_only_the_units_vary():
+    scales = _reference_scales(unit_var=1e-3, spread=0.0, noise=0.0, h=3)
+    np.testing.assert_array_equal(scales, 1.0)
+    assert _critical_value(scales, 0.95) == pytest.approx(stats.norm.ppf(0.975))
 
 
 # --- the verdict ---------------------------------------------------------------
