@@ -326,10 +326,12 @@ def _pair_features(codes, pairs, domain, coefficient, level):
 
 
 def _agreement_of(sums, *, n_pairs, width, of_sums):
-    """Each pair's agreement from its summed features: (c, n_pairs)."""
-    return np.column_stack(
-        [of_sums(sums[:, p * width : (p + 1) * width]) for p in range(n_pairs)]
-    )
+    """Each pair's agreement from its summed features: (c, n_pairs); NaN
+    where a resample holds no unit of the pair."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.column_stack(
+            [of_sums(sums[:, p * width : (p + 1) * width]) for p in range(n_pairs)]
+        )
 
 
 def _agreement_block(rng, size, *, resampler, agreement_of):
@@ -567,6 +569,16 @@ callable, default="nominal"
         verbose=verbose,
         name="compare_to_annotators",
     )
+    n_nan = int(np.count_nonzero(np.isnan(dist).any(axis=1)))
+    if n_nan:
+        warnings.warn(
+            f"the {coefficient} of a pair was undefined (NaN) on {n_nan} of "
+            f"{n_resamples} resamples: its two coders shared no unit, or one "
+            "value, there. Those values are left out of the pair's interval and "
+            "of the means; more units shared by every pair avoid this.",
+            RuntimeWarning,
+            stacklevel=3,  # the user, validate_params' wrapper, here
+        )
     boot_diff, boot_skill = _contrast(dist, h)
     unit_var = float(np.nanvar(boot_diff, ddof=1))
     # eq. (2): the spread of the skill effects, less the units' noise in it
@@ -581,17 +593,12 @@ callable, default="nominal"
     else:
         pvalue = float(statistic == 0)
     half = _critical_value(scales, confidence_level) * se
-    intervals = tuple(
-        _interval(
-            dist[:, p],
-            agreement[0, p],
-            confidence_level,
-            "percentile",
-            "two-sided",
-            stacklevel=3,
+    intervals = ()  # a loop, not a generator: warnings point at the caller
+    for p in range(len(pairs)):
+        ci = _interval(
+            dist[:, p], agreement[0, p], confidence_level, "percentile", "two-sided"
         )
-        for p in range(len(pairs))
-    )
+        intervals += (ci,)
 
     n_human = len(human_pairs)
     return AnnotatorComparisonResult(

@@ -255,6 +255,23 @@ def test_same_result_for_any_n_jobs_and_seeded():
     assert one.to_dict() == two.to_dict()
 
 
+def test_pairs_undefined_on_some_resamples_warn_at_the_caller():
+    humans = [["a", "b", None, "a"], ["a", "b", "b", None]]
+    with pytest.warns(RuntimeWarning, match=r"undefined \(NaN\) on \d+ of 99") as rec:
+        res = compare_to_annotators(
+            humans, ["a", "a", "b", "a"], **SEED | {"n_resamples": 99}
+        )
+    assert rec[0].filename == __file__
+    assert np.isfinite(res.statistic)
+
+
+def test_too_few_resamples_warn_at_the_caller():
+    coders = _coders([0.8, 0.7, 0.6])
+    with pytest.warns(RuntimeWarning, match="too few") as rec:
+        compare_to_annotators(coders[:2], coders[2], n_resamples=9, random_state=0)
+    assert {w.filename for w in rec} == {__file__}
+
+
 # --- errors --------------------------------------------------------------------
 
 
