@@ -47,17 +47,9 @@ from ..utils._results import (
     _ResultMixin,
 )
 from ..utils._validation import CONFIDENCE_LEVEL, N_JOBS, RANDOM_STATE
-from ._data import LEVELS, _numeric_domain, check_reliability_data, value_counts
+from ._data import _numeric_domain, check_reliability_data, value_counts
+from ._options import COEFFICIENTS, LEVELS, WEIGHTS
 
-WEIGHTS = ("linear", "quadratic", "ordinal", "radical", "ratio")
-COEFFICIENTS = (
-    "krippendorff_alpha",
-    "fleiss_kappa",
-    "gwet_ac",
-    "scotts_pi",
-    "cohen_kappa",
-    "percent_agreement",
-)
 # the agreement weights that match each level of measurement (Gwet 2014, 3.4)
 LEVEL_WEIGHTS = {
     "nominal": None,
@@ -836,7 +828,12 @@ default=None
             verbose=verbose,
             name="agreement_confidence_interval",
         )
-    n_nan = _warn_nan(dist, coefficient)
+    n_nan = _warn_nan(
+        dist,
+        coefficient,
+        remedy="A resample is NaN when all its values are the same (no chance "
+        "agreement to correct for); use more units.",
+    )
     degenerate = _warn_degenerate(dist, coefficient)
     if interval == "bca" and not degenerate:
         bounds = _bca_interval(

@@ -12,8 +12,6 @@ import numpy as np
 
 from ..utils._compat import validate_params
 
-LEVELS = ("nominal", "ordinal", "interval", "ratio")
-
 
 def _is_missing(value):
     """None, a float NaN (numpy's too) or pandas' NA: a value not coded."""

@@ -185,13 +185,18 @@ def add_inputs(p, *, tests=None):
         metavar="NAME",
         help="JSON Lines inputs: the field of GOLD that holds each item's cluster",
     )
-    r.add_argument(
+    add_resampling(r)
+
+
+def add_resampling(g, what="bootstrap resamples or permutations"):
+    """``--n-resamples`` and ``--confidence-level``."""
+    g.add_argument(
         "--n-resamples",
         type=number(2, kind=int),
         default=9999,
-        help="bootstrap resamples or permutations (default: 9999)",
+        help=f"{what} (default: 9999)",
     )
-    r.add_argument(
+    g.add_argument(
         "--confidence-level",
         type=LEVEL,
         default=0.95,

@@ -16,6 +16,7 @@ import itertools
 import json
 import os
 from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
 
 import numpy as np
 
@@ -527,31 +528,52 @@ def _table_cells(path, chunks, columns, delimiter, fix):
         line += len(batch)
 
 
-def _jsonl_values(path, chunks, fields, fix):
+def _jsonl_records(path, lines, line):
+    """Yield ``(i, record)``: each of ``lines`` (whose first is line ``line``
+    of ``path``) parsed as JSON; a blank line or one that is no JSON is an
+    error naming it."""
+    for i, text in enumerate(lines, start=line):
+        if not text.strip():
+            raise InputError(
+                f"{path}, line {i} is blank; JSON Lines hold one object a line."
+            )
+        try:
+            yield i, json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}, line {i}: not JSON ({exc.msg}).") from None
+
+
+def _json_label(path, i, field, value, what="label", missing=False):
+    """A JSON value as text: a string or a number; null is None when
+    ``missing`` allows it, and else, like a list or an object, an error."""
+    if (value is None and not missing) or isinstance(value, (dict, list)):
+        kind = "null" if value is None else type(value).__name__
+        raise InputError(
+            f"{path}, line {i}: the field {field!r} is {kind}, not a {what}; "
+            f"every item needs one (a string or a number)."
+        )
+    return None if value is None else str(value)
+
+
+def _jsonl_values(path, chunks, fields, fix, optional=()):
     """Yield ``(line, values)``: lists of the values of ``fields`` of each JSON
-    Lines object, a chunk of lines at a time, as text."""
+    Lines object, a chunk of lines at a time, as text.
+
+    A field of ``optional`` may be null or absent: its value is then None.
+    """
     for line, lines in chunks:
         out = [[] for _ in fields]
-        for i, text in enumerate(lines, start=line):
-            if not text.strip():
-                raise InputError(
-                    f"{path}, line {i} is blank; JSON Lines hold one object a line."
-                )
-            try:
-                record = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path}, line {i}: not JSON ({exc.msg}).") from None
+        for i, record in _jsonl_records(path, lines, line):
             for field, values in zip(fields, out, strict=True):
-                if not isinstance(record, dict) or field not in record:
+                if not isinstance(record, dict) or (
+                    field not in record and field not in optional
+                ):
                     raise InputError(f"{path}, line {i}: no field {field!r}; {fix}")
-                value = record[field]
-                if value is None or isinstance(value, (dict, list)):
-                    kind = "null" if value is None else type(value).__name__
-                    raise InputError(
-                        f"{path}, line {i}: the field {field!r} is {kind}, not a "
-                        "label; every item needs one (a string or a number)."
+                values.append(
+                    _json_label(
+                        path, i, field, record.get(field), missing=field in optional
                     )
-                values.append(str(value))
+                )
         yield line, out
 
 
@@ -829,17 +851,22 @@ def read_annotated(path):
     return predictions, labels, first
 
 
-def _stripped(path, values, first_line, what):
+def _stripped(path, values, first_line, what, lines=None):
     """``values`` (a list of str) without white space around each, with a
-    warning naming the file, the first line and how many changed."""
-    out = [v.strip() for v in values]
+    warning naming the file, the first line and how many changed.
+
+    ``lines`` is the line of each value; by default they are consecutive
+    from ``first_line``. None stays None.
+    """
+    out = [v if v is None else v.strip() for v in values]
     changed = [i for i, (v, w) in enumerate(zip(values, out, strict=True)) if v != w]
     if changed:
         import warnings
 
         i = changed[0]
+        line = first_line + i if lines is None else lines[i]
         warnings.warn(
-            f"{path}, line {first_line + i}: the {what} {values[i]!r} has white "
+            f"{path}, line {line}: the {what} {values[i]!r} has white "
             f"space around it; read as {out[i]!r} ({len(changed)} {what}(s) of the "
             "file changed). Remove the spaces from the file to silence this.",
             InputWarning,
@@ -1197,3 +1224,224 @@ def check_same_sentences(gold, gold_lines, gold_name, system, name):
                 f"in {gold_name} (from line {gold_lines[s][0]}); the files must "
                 "hold the same tokens."
             )
+
+
+# the columns (CSV/TSV) or fields (JSON Lines) of annotations in the long
+# format, one row per unit, coder and value
+ANNOTATION_COLUMNS = ("unit", "coder", "value")
+
+# the cells of an annotation file that mark a missing value (a JSON null too)
+MISSING_VALUES = ("", "NA", "null")
+
+
+class Annotations(NamedTuple):
+    """Annotations read from a file (:func:`read_annotations`).
+
+    ``units``, ``coders`` and ``values`` are lists, one entry per coded (or
+    missing) cell, and ``lines`` the line of each; ``form`` is ``"wide"``
+    or ``"long"``. Ids are ints when every one is written as an int.
+    """
+
+    units: list
+    coders: list
+    values: list
+    lines: list
+    form: str
+
+
+def _annotation_kind(path, head):
+    """'csv', 'tsv' or 'jsonl': by the extension, else by the first line."""
+    ext = os.path.splitext(str(path))[1].lower()
+    if ext in (".jsonl", ".ndjson"):
+        return "jsonl"
+    if ext in (".csv", ".tsv"):
+        return ext[1:]
+    if head.lstrip().startswith("{"):
+        return "jsonl"
+    return "tsv" if "\t" in head else "csv"
+
+
+def _ids(values):
+    """Unit or coder ids: ints when every one is an int as written, else str."""
+    try:
+        ints = [int(v) for v in values]
+    except ValueError:
+        return values
+    if all(str(i) == v for i, v in zip(ints, values, strict=True)):
+        return ints
+    return values
+
+
+def read_annotations(
+    path, *, long=False, unit_column=None, coder_column=None, value_column=None
+):
+    """Read annotations: a CSV/TSV or JSON Lines file, wide or long.
+
+    Wide: one row (or object) per unit, one column (or field) per coder, and
+    the unit's id in ``unit_column`` (``unit`` by default, if the header or
+    the first object has it; else a unit is its line).
+    Long: one row per unit, coder and value, in the columns ``unit_column``,
+    ``coder_column`` and ``value_column`` (``unit``, ``coder``, ``value`` by
+    default); chosen by ``long``, by naming the coder or value column, or
+    when the header (the first object) holds both. An empty cell, ``NA``,
+    ``null`` and a JSON null are missing values. Returns
+    :class:`Annotations`; white space around ids and values is stripped with
+    a warning, an empty id is an error naming its line.
+    """
+    chunks = _text_chunks(path)
+    first, lines = next(chunks)
+    head = next((v for v in lines if v.strip()), "")
+    kind = _annotation_kind(path, head)
+    chunks = itertools.chain([(first, lines)], chunks)
+    names = (
+        unit_column or ANNOTATION_COLUMNS[0],
+        coder_column or ANNOTATION_COLUMNS[1],
+        value_column or ANNOTATION_COLUMNS[2],
+    )
+    given = long or coder_column is not None or value_column is not None
+    if kind == "jsonl":
+        read = _jsonl_annotations
+    else:
+        read = _table_annotations
+    units, coders, values, lines, form = read(
+        path, chunks, kind, names, given, unit_column
+    )
+    if not lines:
+        raise InputError(
+            f"{path} has a header but no rows; it needs one row per unit"
+            + (", coder and value." if form == "long" else ".")
+        )
+    values = [
+        None if v is None or v in MISSING_VALUES else v
+        for v in _stripped(path, values, 1, "value", lines)
+    ]
+    ids = []
+    for what, column in (("unit", units), ("coder", coders)):
+        if column is None:  # wide, without ids: a unit is its line
+            ids.append(list(lines))
+            continue
+        empty = next((i for i, v in enumerate(column) if not v.strip()), None)
+        if empty is not None:
+            raise InputError(
+                f"{path}, line {lines[empty]}: the {what} id is empty; every row "
+                "needs one."
+            )
+        ids.append(_ids(_stripped(path, column, 1, f"{what} id", lines)))
+    return Annotations(ids[0], ids[1], values, lines, form)
+
+
+def _header(path, chunks, kind):
+    """The names of a table's columns, stripped; each must be a name of its own."""
+    delimiter = "," if kind == "csv" else "\t"
+    (first, lines), rest = next(chunks), chunks
+    raw = next(_csv_rows(path, lines[:1], delimiter))
+    header = _stripped(path, raw, 1, "column name")
+    twice = sorted({c for c in header if header.count(c) > 1})
+    if twice or "" in header:
+        raise InputError(
+            f"{path}, line 1: the header {header} "
+            + (f"names {twice[0]!r} twice" if twice else "holds an empty name")
+            + "; give each column a name of its own."
+        )
+    return raw, header, delimiter, itertools.chain([(first, lines)], rest)
+
+
+def _table_annotations(path, chunks, kind, names, long, unit_column):
+    """The annotations of a CSV/TSV file (:func:`read_annotations`)."""
+    raw, header, delimiter, chunks = _header(path, chunks, kind)
+    long = long or (names[1] in header and names[2] in header)
+    if unit_column is None and names[0] in header:
+        unit_column = names[0]
+    # the file's own spelling of a column, for _table_cells
+    spelling = dict(zip(header, raw, strict=True))
+    if long:
+        fix = (
+            "a long file holds the columns unit, coder and value; pass "
+            "--unit-column, --coder-column and --value-column with its names."
+        )
+        columns = [spelling.get(name, name) for name in names]
+    else:
+        coders = [c for c in header if c != unit_column]
+        if len(coders) < 2:
+            raise InputError(
+                f"{path}, line 1: the header {header} names "
+                f"{len(coders)} coder column(s); a wide file holds one column per "
+                "coder (two or more), a long file the columns unit, coder and "
+                "value (pass --long, and the names with --unit-column, "
+                "--coder-column and --value-column)."
+            )
+        fix = "pass --unit-column with one of these names, or none."
+        columns = [spelling[c] for c in coders]
+        if unit_column is not None:
+            columns.insert(0, spelling.get(unit_column, unit_column))
+    units, coder_ids, values, lines = [], [], [], []
+    for line, cells in _table_cells(path, chunks, columns, delimiter, fix):
+        n = len(cells[0])
+        rows = list(range(line, line + n))
+        if long:
+            units += cells[0]
+            coder_ids += cells[1]
+            values += cells[2]
+            lines += rows
+            continue
+        if unit_column is not None:
+            ids, cells = cells[0], cells[1:]
+            units += [u for u in ids for _ in coders]
+        coder_ids += coders * n
+        values += [v for row in zip(*cells, strict=True) for v in row]
+        lines += [i for i in rows for _ in coders]
+    if not long and unit_column is None:
+        units = None  # a unit is its line
+    return units, coder_ids, values, lines, "long" if long else "wide"
+
+
+def _jsonl_annotations(path, chunks, kind, names, long, unit_column):
+    """The annotations of a JSON Lines file (:func:`read_annotations`)."""
+    if not long:
+        first, lines = next(chunks)
+        chunks = itertools.chain([(first, lines)], chunks)
+        record = next((r for _, r in _jsonl_records(path, lines[:1], first)), None)
+        record = record if isinstance(record, dict) else {}
+        long = names[1] in record and names[2] in record
+        if unit_column is None and names[0] in record:
+            unit_column = names[0]
+    if long:
+        fix = (
+            "long JSON Lines hold the fields unit, coder and value; pass "
+            "--unit-column, --coder-column and --value-column with their names."
+        )
+        units, coders, values, lines = [], [], [], []
+        for line, (u, c, v) in _jsonl_values(
+            path, chunks, names, fix, optional=(names[2],)
+        ):
+            units += u
+            coders += c
+            values += v
+            lines += range(line, line + len(u))
+        return units, coders, values, lines, "long"
+    units, coders, values, lines = [], [], [], []
+    for line, texts in chunks:
+        for i, record in _jsonl_records(path, texts, line):
+            if not isinstance(record, dict):
+                raise InputError(
+                    f"{path}, line {i}: {type(record).__name__}, not an object; "
+                    "wide JSON Lines hold one object a unit, a field per coder."
+                )
+            if unit_column is not None:
+                if unit_column not in record:
+                    raise InputError(
+                        f"{path}, line {i}: no field {unit_column!r}; pass "
+                        "--unit-column with the field of the unit's id, or none."
+                    )
+                unit = _json_label(path, i, unit_column, record[unit_column], "unit id")
+            for coder, value in record.items():
+                if coder == unit_column:
+                    continue
+                if unit_column is not None:
+                    units.append(unit)
+                coders.append(coder)
+                values.append(_json_label(path, i, coder, value, "value", True))
+                lines.append(i)
+    if unit_column is None:
+        units = None
+    return units, coders, values, lines, "wide"

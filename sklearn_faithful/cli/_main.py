@@ -16,12 +16,30 @@ import re
 import sys
 import warnings
 
-from . import _bayes_test, _compare, _demo, _interval, _model_based, _plan, _split
+from . import (
+    _agreement,
+    _bayes_test,
+    _compare,
+    _demo,
+    _interval,
+    _model_based,
+    _plan,
+    _split,
+)
 from ._output import dumps
 
 COMMANDS = {
     module.NAME: module
-    for module in (_demo, _compare, _interval, _split, _bayes_test, _plan, _model_based)
+    for module in (
+        _demo,
+        _compare,
+        _interval,
+        _split,
+        _bayes_test,
+        _plan,
+        _model_based,
+        _agreement,
+    )
 }
 
 
@@ -167,12 +185,16 @@ _ARRAYS = {
     "labels_t": "--labels-t",
     "annotated_c": "--annotated-c",
     "annotated_t": "--annotated-t",
+    "reliability_data": "ANNOTATIONS",
 }
 
 
 # parameters of the package's functions that a command's options set under
 # another name
-_PARAMETERS = {"plan": {"theta": "--mde"}}
+_PARAMETERS = {
+    "plan": {"theta": "--mde"},
+    "agreement": {"level_of_measurement": "--level"},
+}
 
 
 # phrases of the package's messages that name Python objects, and what the
@@ -184,6 +206,8 @@ _PHRASES = (
         r"a \1x2 BCV (--repetitions \1)",
     ),
     (r"\b(\d+) samples are needed", r"\1 items are needed"),
+    # the command line builds the coders x units matrix itself
+    (r" Units in rows\? Pass the transpose \(reliability_data\.T\)\.", ""),
 )
 
 

@@ -452,13 +452,17 @@ def _interval(
     return ConfidenceInterval(float(low), float(high))
 
 
-def _warn_nan(dist, what="metric", stacklevel=4):
+def _warn_nan(
+    dist,
+    what="metric",
+    stacklevel=4,
+    remedy="Pass zero_division= to the metric, or use more data.",
+):
     n_nan = int(np.isnan(dist).sum())
     if n_nan:
         warnings.warn(
             f"the {what} was NaN on {n_nan} of {dist.size} resamples; they are left "
-            "out of the interval and the p-value. Pass zero_division= to the "
-            "metric, or use more data.",
+            f"out of the interval and the p-value. {remedy}",
             RuntimeWarning,
             stacklevel=stacklevel,
         )

@@ -13,7 +13,14 @@ import sys
 
 import numpy as np
 
-from ._util import GOLD_CONLL, TRIPLES_A, TRIPLES_B, metric_model_outputs, systems
+from ._util import (
+    GOLD_CONLL,
+    TRIPLES_A,
+    TRIPLES_B,
+    annotations,
+    metric_model_outputs,
+    systems,
+)
 
 
 def _write_bytes(path, data):
@@ -151,6 +158,12 @@ def clean_files(d):
             d / f"annotated_{side}.tsv", _text(rows).encode()
         )
     out["mm_labels_bytes"] = _text(mm["c"][0]).encode()
+    # agreement: a wide CSV of 3 coders' labels, a unit a line
+    rows = ["a,b,c"]
+    rows += [",".join("" if v is None else v for v in col)
+             for col in annotations(40, 3).T]  # fmt: skip
+    out["ann_bytes"] = _text(rows).encode()
+    out["ann"] = _write_bytes(d / "annotations.csv", out["ann_bytes"])
     return out
 
 
@@ -177,6 +190,8 @@ COMMANDS = {
     "model-based --labels-c": ("mm_labels_bytes", lambda f, bad: [
         "model-based", "--labels-c", bad, "--labels-t", f["labels_t"],
         "--annotated-c", f["annotated_c"], "--annotated-t", f["annotated_t"]]),
+    "agreement ANNOTATIONS": ("ann_bytes", lambda f, bad: [
+        "agreement", bad, "--n-resamples", "99"]),
 }  # fmt: skip
 
 # the clean file of each kind of bytes
@@ -186,6 +201,7 @@ CLEAN_PATH = {
     "conll_bytes": "conll",
     "ta_bytes": "ta",
     "mm_labels_bytes": "labels_c",
+    "ann_bytes": "ann",
 }
 
 # pairs where a case gives another outcome than EXPECTED, and why
@@ -194,6 +210,8 @@ EXCEPTIONS = {
     ("mismatched length", "split CORPUS"): "same-other",
     # the unpaired test: C's outputs and T's are other items
     ("mismatched length", "model-based --labels-c"): "same-other",
+    # one file: fewer lines are fewer units
+    ("mismatched length", "agreement ANNOTATIONS"): "same-other",
     # white space separates the fields of these files: a space at a line's
     # end is no part of a value
     ("trailing space", "compare --conll"): "same",

@@ -9,6 +9,9 @@ import numpy as np
 from sklearn_faithful.cli import main
 
 CLASSES = np.array(["neg", "neu", "pos"])
+# the units and coders of ``annotations()``
+UNITS = [f"t{j + 1:03d}" for j in range(60)]
+CODERS = ["ann1", "ann2", "ann3", "ann4"]
 
 # Table 5 of Wang & Li (2019): (n_gold, n_pred, n_correct) of the two models
 TRIPLES_A = [[3146, 2242, 2088], [3175, 2298, 2109], [3142, 2288, 2098],
@@ -40,6 +43,69 @@ Germany B-LOC
 Werner B-PER
 Zwingmann I-PER
 """
+
+
+# Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", the
+# example with missing values: 4 observers (rows) x 12 units, None missing
+KRIPPENDORFF_2011 = [
+    [1, 2, 3, 3, 2, 1, 4, 1, 2, None, None, None],
+    [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, None, 3],
+    [None, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, None],
+    [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, None],
+]
+
+
+def annotations(n_units=60, n_coders=4, seed=0, missing=0.15):
+    """Labels of ``n_coders`` annotators on ``n_units`` units: a (coders,
+    units) object array of 'neg', 'neu', 'pos' with None where missing.
+
+    Each coder gives the unit's true label 80% of the time; the third coder
+    only 40% (a careless one).
+    """
+    rng = np.random.default_rng(seed)
+    truth = rng.choice(CLASSES, n_units, p=[0.2, 0.2, 0.6])
+    out = np.empty((n_coders, n_units), dtype=object)
+    for k in range(n_coders):
+        right = rng.random(n_units) < (0.4 if k == 2 else 0.8)
+        out[k] = np.where(right, truth, rng.choice(CLASSES, n_units))
+    out[rng.random(out.shape) < missing] = None
+    return out
+
+
+def annotation_files(d, data, units, coders, missing="", stem="ann"):
+    """``data`` (coders x units, None missing) written in every form the
+    ``agreement`` command reads; returns {form: path}.
+
+    Wide files have a unit column ``item``; long files hold their rows in a
+    random order, with the columns unit, coder, value.
+    """
+    rng = np.random.default_rng(1)
+
+    def cell(v):
+        return missing if v is None else str(v)
+
+    out = {}
+    rows = [",".join(["item", *coders])]
+    rows += [",".join([str(u), *map(cell, data[:, j])]) for j, u in enumerate(units)]
+    out["wide.csv"] = write(d / f"{stem}_wide.csv", rows)
+    out["wide.tsv"] = write(
+        d / f"{stem}_wide.tsv", [r.replace(",", "\t") for r in rows]
+    )
+    triples = [(u, c, data[k, j]) for j, u in enumerate(units)
+               for k, c in enumerate(coders)]  # fmt: skip
+    triples = [triples[i] for i in rng.permutation(len(triples))]
+    rows = ["unit,coder,value", *(f"{u},{c},{cell(v)}" for u, c, v in triples)]
+    out["long.csv"] = write(d / f"{stem}_long.csv", rows)
+    out["wide.jsonl"] = write(
+        d / f"{stem}_wide.jsonl",
+        [json.dumps({"item": u, **dict(zip(coders, data[:, j], strict=True))})
+         for j, u in enumerate(units)],
+    )  # fmt: skip
+    out["long.jsonl"] = write(
+        d / f"{stem}_long.jsonl",
+        [json.dumps({"unit": u, "coder": c, "value": v}) for u, c, v in triples],
+    )
+    return out
 
 
 def write(path, lines):
@@ -114,6 +180,13 @@ def error(capsys, argv):
 
 def write_doc_files(d):
     """The files the examples of doc/cli.rst run on, under their names there."""
+    data = np.array(KRIPPENDORFF_2011, dtype=object)
+    units = [f"u{j + 1:02d}" for j in range(data.shape[1])]
+    rows = [",".join(["item", "A", "B", "C", "D"])]
+    rows += [",".join([u, *("" if v is None else str(v) for v in data[:, j])])
+             for j, u in enumerate(units)]  # fmt: skip
+    write(d / "krippendorff2011.csv", rows)
+    annotation_files(d, annotations(), UNITS, CODERS, stem="annotations")
     y, a, b, c = systems()
     for name, values in (("gold", y), ("sysA", a), ("sysB", b), ("sysC", c)):
         write(d / f"{name}.txt", values)

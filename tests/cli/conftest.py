@@ -14,9 +14,13 @@ import pytest
 
 from ._util import (
     BOLD,
+    CODERS,
     GOLD_CONLL,
     TRIPLES_A,
     TRIPLES_B,
+    UNITS,
+    annotation_files,
+    annotations,
     metric_model_outputs,
     systems,
     write,
@@ -62,6 +66,8 @@ def files(tmp_path_factory):
         out[f"annotated_{side}"] = write(
             d / f"annotated_{side}.tsv", ["prediction\tlabel", *rows]
         )
+    # agreement: four annotators' labels, wide and long, CSV/TSV and JSON Lines
+    out["annotations"] = annotation_files(d, annotations(), UNITS, CODERS)
     return out
 
 
@@ -86,6 +92,8 @@ def runs(files):
         "model-based": ["model-based", "--method", "goyal2023", *BOLD],
         "model-based-ppi": ["model-based", *ppi, "--format", "json"],
         "model-based-ppi-text": ["model-based", *ppi],
+        "agreement": ["agreement", f["annotations"]["long.jsonl"],
+                      "--n-resamples", "199", "--format", "json"],
     }  # fmt: skip
     procs = {
         name: subprocess.Popen(

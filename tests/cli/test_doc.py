@@ -45,7 +45,8 @@ def _examples():
 def test_the_page_shows_every_command():
     commands = {argv[0] for argv, _ in _examples()}
     assert commands == {
-        "compare", "interval", "split", "bayes-test", "plan", "model-based"
+        "compare", "interval", "split", "bayes-test", "plan", "model-based",
+        "agreement",
     }  # fmt: skip
 
 
@@ -120,7 +121,14 @@ def test_every_json_key_is_documented(runs, files):
     documented = set(re.findall(r"``(\w+)``", schema)) | {"n", "theta"}
     payloads = [
         json.loads(ok(runs, name))
-        for name in ("compare", "interval", "split", "plan", "model-based-ppi")
+        for name in (
+            "compare",
+            "interval",
+            "split",
+            "plan",
+            "model-based-ppi",
+            "agreement",
+        )  # fmt: skip
     ]
     base = ["--format", "json"]
     payloads += [

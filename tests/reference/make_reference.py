@@ -1,25 +1,31 @@
 """Write the outside libraries' values that the fast suite compares against.
 
-The tests that check this package against statsmodels, mlxtend, baycomp and
-ppi_py take the ``reference`` fixture of ``tests/conftest.py``. Their
-``[live]`` variants (marked ``crosscheck``) call the library; their
-``[stored]`` variants read what it returned from the ``*.json`` files beside
-this script, one per test module. This script runs every live variant and
-writes those files afresh; it writes nothing unless every live test passed,
-so a file never holds a value that the package disagrees with or that a
-missing library left out.
+The tests that check this package against statsmodels, mlxtend, baycomp,
+ppi_py, krippendorff and irrCAC take the ``reference`` fixture of
+``tests/conftest.py``. Their ``[live]`` variants (marked ``crosscheck``) call
+the library; their ``[stored]`` variants read what it returned from the
+``*.json`` files beside this script, one per test module. This script runs
+every live variant and writes those files afresh; it writes nothing unless
+every live test passed, so a file never holds a value that the package
+disagrees with or that a missing library left out.
 
 To regenerate, from the repository root::
 
     pip install -e ".[test,crosscheck]"
+    pip install --no-deps irrCAC==0.4.4
     python tests/reference/make_reference.py
 
-then run ``pytest`` and commit the JSON files. Regenerate when a test that
-uses ``reference`` changes its inputs or its calls, or to move to newer
-releases of the libraries. Each file records, under ``"versions"``, the
+(irrCAC, the reference of Gwet's coefficients in ``tests/agreement/``, pins
+scipy==1.12.0 and coverage<7 (numba, which ppi_py imports, needs coverage
+7), so it cannot join the crosscheck extra; installed without its
+dependencies it runs on the newer scipy and needs only pandas.) Then run
+``pytest`` and commit the JSON files. Regenerate when a test that uses
+``reference`` changes its inputs or its calls, or to move to newer releases
+of the libraries. Each file records, under ``"versions"``, the
 releases that produced it; the files in the repository were made with Python
 3.11.7, numpy 2.4.6, scipy 1.17.1, scikit-learn 1.9.1, statsmodels 0.15.0,
-mlxtend 0.25.0, baycomp 1.0.3 and ppi-python 0.2.3.
+mlxtend 0.25.0, baycomp 1.0.3, ppi-python 0.2.3, krippendorff 0.9.0 and
+irrCAC 0.4.4.
 """
 
 import json
@@ -41,6 +47,8 @@ LIBRARIES = (
     "mlxtend",
     "baycomp",
     "ppi-python",
+    "krippendorff",
+    "irrCAC",
 )
 
 
