@@ -26,7 +26,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from ..holdout._fast_metrics import Resampler, run_resamples
-from ..holdout._resampling import _interval, _kappa_from_sums
+from ..holdout._resampling import _interval, _kappa_from_sums, _warn_nan
 from ..utils._compat import StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._results import (
@@ -556,8 +556,9 @@ callable, default="nominal"
     diff, skill = _contrast(agreement, h)
     if np.isnan(diff[0]):
         raise ValueError(
-            f"the {coefficient} of the model or of the annotators is undefined on "
-            "every pair: no two coders share a unit with more than one value."
+            f"the {coefficient} is undefined (NaN) on every pair of annotators, or "
+            "on every pair of the model and an annotator: their coders share no "
+            "unit, or give it one value only."
         )
     dist = run_resamples(
         functools.partial(
@@ -569,16 +570,14 @@ callable, default="nominal"
         verbose=verbose,
         name="compare_to_annotators",
     )
-    n_nan = int(np.count_nonzero(np.isnan(dist).any(axis=1)))
-    if n_nan:
-        warnings.warn(
-            f"the {coefficient} of a pair was undefined (NaN) on {n_nan} of "
-            f"{n_resamples} resamples: its two coders shared no unit, or one "
-            "value, there. Those values are left out of the pair's interval and "
-            "of the means; more units shared by every pair avoid this.",
-            RuntimeWarning,
-            stacklevel=3,  # the user, validate_params' wrapper, here
-        )
+    # resamples where some pair is undefined: NaN, the others 0
+    _warn_nan(
+        np.where(np.isnan(dist).any(axis=1), np.nan, 0.0),
+        f"{coefficient} of a pair",
+        remedy="A pair is NaN where its two coders share no unit, or one value; "
+        "its other resamples and the other pairs still count. Use more units "
+        "coded by every pair.",
+    )
     boot_diff, boot_skill = _contrast(dist, h)
     unit_var = float(np.nanvar(boot_diff, ddof=1))
     # eq. (2): the spread of the skill effects, less the units' noise in it

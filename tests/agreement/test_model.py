@@ -257,7 +257,7 @@ def test_same_result_for_any_n_jobs_and_seeded():
 
 def test_pairs_undefined_on_some_resamples_warn_at_the_caller():
     humans = [["a", "b", None, "a"], ["a", "b", "b", None]]
-    with pytest.warns(RuntimeWarning, match=r"undefined \(NaN\) on \d+ of 99") as rec:
+    with pytest.warns(RuntimeWarning, match=r"of a pair was NaN on \d+ of 99") as rec:
         res = compare_to_annotators(
             humans, ["a", "a", "b", "a"], **SEED | {"n_resamples": 99}
         )
