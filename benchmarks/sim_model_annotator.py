@@ -61,46 +61,31 @@ CELLS = [
     for coders in ("equal", "heterogeneous")
     for classes in ("balanced", "skewed")
 ]
-HELD_OUT = (
-    [
-        dict(
-            humans=4,
-            units=500,
-            coders="wide",
-            classes="four",
-            model=model,
-            missing=0.2,
-            coefficient="krippendorff_alpha",
-            level="nominal",
-        )
-        for model in MODELS
-    ]
-    + [
-        dict(
-            humans=2,
-            units=500,
-            coders="wide",
-            classes="four",
-            model=model,
-            missing=0.2,
-            coefficient="krippendorff_alpha",
-            level="nominal",
-        )
-        for model in MODELS
-    ]
-    + [
-        dict(
-            humans=3,
-            units=300,
-            coders="heterogeneous",
-            classes="likert",
-            model=model,
-            coefficient="krippendorff_alpha",
-            level="ordinal",
-        )
-        for model in MODELS
-    ]
-)
+HELD_OUT = [
+    dict(
+        humans=h,
+        units=500,
+        coders="wide",
+        classes="four",
+        model=model,
+        missing=0.2,
+        coefficient="krippendorff_alpha",
+        level="nominal",
+    )
+    for h in (4, 2)
+    for model in MODELS
+] + [
+    dict(
+        humans=3,
+        units=300,
+        coders="heterogeneous",
+        classes="likert",
+        model=model,
+        coefficient="krippendorff_alpha",
+        level="ordinal",
+    )
+    for model in MODELS
+]
 SHARES.update(four=[0.4, 0.3, 0.2, 0.1], likert=[0.1, 0.2, 0.4, 0.2, 0.1])
 ACCURACY = {"equal": (0.75, 0.75), "heterogeneous": (0.6, 0.9), "wide": (0.5, 0.95)}
 
