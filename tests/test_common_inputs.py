@@ -62,6 +62,8 @@ SPLIT_B = SPLIT_A + np.random.default_rng(6).normal(0.01, 0.01, 10)
 SEED = dict(n_resamples=99, random_state=0)
 # reliability data: 3 coders (rows) x N units, labels {0, 1}, mostly agreeing
 RELIABILITY = np.stack([A, B, Y])
+# a model's labels of the same units
+MODEL = np.where(np.random.default_rng(7).random(N) < 0.8, Y, 1 - Y)
 
 
 def _quiet(call, *args):
@@ -90,6 +92,11 @@ ENTRIES = {
         "reliability",
         ("reliability_data",),
         lambda r: sf.agreement_confidence_interval(r, **SEED),
+    ),
+    "compare_to_annotators": (
+        "reliability and model",
+        ("reliability_data", "y_pred"),
+        lambda r, m: sf.compare_to_annotators(r, m, **SEED),
     ),
     "probabilistic_confusion_matrix": (
         "y_proba",
@@ -232,6 +239,7 @@ NOT_DATA = {
     "BetaPosterior": "numbers: test_common_params.py",
     "BlockBalance": "a result of block_balance",
     "AgreementInterval": "a result",
+    "AnnotatorComparisonResult": "a result",
     "AgreementReport": "a result",
     "CoderDiagnostics": "a result",
     "BootstrapIntervalResult": "a result",
@@ -286,6 +294,7 @@ def _canonical(family, n_params):
         "split scores": (SPLIT_A, SPLIT_B),
         "split": (Y,),
         "reliability": (RELIABILITY,),
+        "reliability and model": (RELIABILITY, MODEL),
     }[family]
 
 
@@ -357,11 +366,15 @@ LABEL_VARIANTS = {
 }
 
 
+# reliability data (NaN marks a missing value), with a model's labels or not
+RELIABILITY_FAMILIES = ("reliability", "reliability and model")
+
+
 def _label_cases():
     for name, (family, _, _) in ENTRIES.items():
-        if family in ("labels", "y_proba", "split", "reliability"):
+        if family in ("labels", "y_proba", "split", *RELIABILITY_FAMILIES):
             for variant in LABEL_VARIANTS:
-                if variant != "floats, NaN-free" or family == "reliability":
+                if variant != "floats, NaN-free" or family in RELIABILITY_FAMILIES:
                     yield name, variant
 
 
@@ -453,7 +466,7 @@ def _bad_cases():
             bad = {**bad, **BAD_BOOLEANS}
         if name in WEIGHTED_COUNTS:
             del bad["fractional"]
-        if family == "reliability":
+        if family in RELIABILITY_FAMILIES:
             del bad["NaN"]  # a missing value
         for position, param in enumerate(params):
             cases = dict(bad)

@@ -276,6 +276,9 @@ def _instances():
             labels, labels[::-1], labels[1:] + [1], n_resamples=99, random_state=0
         ),
         PUBLIC["SignTestResult"]: PUBLIC["sign_test"](labels, labels[::-1], labels),
+        PUBLIC["AnnotatorComparisonResult"]: PUBLIC["compare_to_annotators"](
+            [labels, labels[::-1]], labels[1:] + [1], n_resamples=99, random_state=0
+        ),
         PUBLIC["McNemarTestResult"]: PUBLIC["mcnemar_test"](
             labels, labels[::-1], labels
         ),

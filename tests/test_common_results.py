@@ -30,6 +30,7 @@ from sklearn_faithful.agreement import (
     agreement_confidence_interval,
     agreement_report,
     coder_diagnostics,
+    compare_to_annotators,
 )
 from sklearn_faithful.comparison import (
     BetaPosterior,
@@ -128,6 +129,19 @@ BUILDERS = {
             ),
             agreement_confidence_interval(
                 np.stack([Y, A]), coefficient="cohen_kappa", **SEED
+            ),
+        ],
+    ),
+    "AnnotatorComparisonResult": (
+        "effect",
+        lambda: [
+            compare_to_annotators(np.stack([Y, A]), B, **SEED),
+            compare_to_annotators(
+                np.stack([Y, A, B]),
+                1 - A,
+                coefficient="krippendorff_alpha",
+                confidence_level=0.9,
+                **SEED,
             ),
         ],
     ),

@@ -24,6 +24,7 @@ __getattr__, __dir__, __all__ = attach(
             "scotts_pi",
         ],
         "_data": ["reliability_data_from_long"],
+        "_model": ["AnnotatorComparisonResult", "compare_to_annotators"],
         "_report": [
             "AgreementReport",
             "CoderDiagnostics",
