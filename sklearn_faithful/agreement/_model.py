@@ -38,9 +38,10 @@ from ..utils._results import (
 )
 from ._coefficients import _INTERVAL_PARAMS, _alpha_features
 from ._data import check_reliability_data
+from ._options import PAIR_COEFFICIENTS
+from ._report import _coder_names
 
 BELOW, WITHIN, ABOVE = "below", "within", "above"
-COEFFICIENTS = ("cohen_kappa", "krippendorff_alpha")
 
 
 @dataclass(frozen=True)
@@ -79,13 +80,19 @@ class AnnotatorComparisonResult(_EffectTestMixin):
         ``"cohen_kappa"`` or ``"krippendorff_alpha"``.
     level_of_measurement : str
         As passed (``"callable"`` for a distance function).
+    annotators : list of str
+        The annotators' names, in the rows' order (``coder_names``).
+    model_name : str
+        The model's name.
     model_agreement : ndarray of shape (n_annotators,)
-        The model's agreement with each annotator, on the units both
-        labelled.
+        The model's agreement with each annotator (in the order of
+        ``annotators``), on the units both labelled.
     model_confidence_intervals : tuple of ConfidenceInterval
         Percentile bootstrap interval of each.
-    annotator_pairs : tuple of (int, int)
-        The pairs of annotators (rows of ``reliability_data``).
+    annotator_pairs : tuple of (str, str)
+        The pairs of annotators by name: rows ``i < j`` of
+        ``reliability_data``, in the order of
+        ``itertools.combinations(annotators, 2)``.
     annotator_agreement : ndarray of shape (n_pairs,)
         Each pair's agreement, on the units both labelled.
     annotator_confidence_intervals : tuple of ConfidenceInterval
@@ -117,6 +124,8 @@ class AnnotatorComparisonResult(_EffectTestMixin):
     confidence_level: float
     coefficient: str
     level_of_measurement: str
+    annotators: list
+    model_name: str
     model_agreement: np.ndarray
     model_confidence_intervals: tuple
     annotator_pairs: tuple
@@ -150,14 +159,14 @@ class AnnotatorComparisonResult(_EffectTestMixin):
             means with its interval and p-value, and the verdict.
         """
         level = _level_text(self.confidence_level)
-        names = [f"model-{i}" for i in range(self.n_annotators)]
-        names += [f"{i}-{j}" for i, j in self.annotator_pairs]
         intervals = (
             self.model_confidence_intervals + self.annotator_confidence_intervals
         )
         rows = _text_table(
             {
-                "pair": names,
+                "coder": [self.model_name] * self.n_annotators
+                + [i for i, _ in self.annotator_pairs],
+                "with": [*self.annotators, *(j for _, j in self.annotator_pairs)],
                 self.coefficient: [
                     *map(float, self.model_agreement),
                     *map(float, self.annotator_agreement),
@@ -168,12 +177,13 @@ class AnnotatorComparisonResult(_EffectTestMixin):
         ci = self._confidence_interval(self.confidence_level)
         return "\n".join(
             [
-                f"the model as one more annotator: {self.coefficient} on "
+                f"{self.model_name} as one more annotator: {self.coefficient} on "
                 f"{self.n_units} units, {self.n_annotators} annotators",
                 *rows,
                 f"human range {_interval_text(self.human_range)}, mean "
-                f"{self.human_mean:.4f}; model mean {self.model_mean:.4f}",
-                f"model - humans = {self.statistic:+.4f}, {level} CI "
+                f"{self.human_mean:.4f}; {self.model_name} mean "
+                f"{self.model_mean:.4f}",
+                f"{self.model_name} - humans = {self.statistic:+.4f}, {level} CI "
                 f"{_interval_text(ci)}; s.e. {self.standard_error:.4f} (units "
                 f"{self.unit_standard_error:.4f}, annotators "
                 f"{self.annotator_standard_error:.4f}), p = {self.pvalue:.4g}",
@@ -387,7 +397,9 @@ def _level_name(level):
             )
         },
         "y_pred": ["array-like"],
-        "coefficient": [StrOptions(set(COEFFICIENTS))],
+        "coefficient": [StrOptions(set(PAIR_COEFFICIENTS))],
+        "coder_names": ["array-like", None],
+        "model_name": [str],
     },
     prefer_skip_nested_validation=True,
 )
@@ -398,6 +410,8 @@ def compare_to_annotators(
     coefficient="cohen_kappa",
     level_of_measurement="nominal",
     value_domain=None,
+    coder_names=None,
+    model_name="model",
     confidence_level=0.95,
     n_resamples=9999,
     random_state=None,
@@ -433,6 +447,10 @@ callable, default="nominal"
     value_domain : array-like, default=None
         Every value of the scale, in order (:func:`krippendorff_alpha`).
         Default: the values seen, sorted.
+    coder_names : array-like of shape (n_annotators,), default=None
+        Names for the rows; default "coder 0", "coder 1", ...
+    model_name : str, default="model"
+        The model's name, beside the annotators' in the summary.
     confidence_level : float, default=0.95
         Level of the intervals and of the verdict.
     n_resamples : int, default=9999
@@ -524,8 +542,20 @@ callable, default="nominal"
     >>> def annotator(accuracy):
     ...     return np.where(rng.random(200) < accuracy, truth, rng.integers(0, 3, 200))
     >>> humans = np.array([annotator(0.8), annotator(0.8), annotator(0.8)])
-    >>> res = compare_to_annotators(humans, annotator(0.5), n_resamples=999,
+    >>> res = compare_to_annotators(humans, annotator(0.5),
+    ...                             coder_names=["ann", "bob", "cy"],
+    ...                             model_name="tagger", n_resamples=999,
     ...                             random_state=0)
+    >>> for pair, kappa in zip(res.annotator_pairs, res.annotator_agreement):
+    ...     print(*pair, f"{kappa:.2f}")
+    ann bob 0.58
+    ann cy 0.56
+    bob cy 0.61
+    >>> for name, kappa in zip(res.annotators, res.model_agreement):
+    ...     print("tagger", name, f"{kappa:.2f}")
+    tagger ann 0.33
+    tagger bob 0.34
+    tagger cy 0.34
     >>> res.verdict
     'below'
     """
@@ -540,6 +570,13 @@ callable, default="nominal"
         reliability_data, y_pred, level_of_measurement, value_domain
     )
     h = codes.shape[0] - 1
+    names = _coder_names(coder_names, h)
+    if model_name in names:
+        raise ValueError(
+            f"model_name={model_name!r} is also the name of annotator "
+            f"{names.index(model_name)} in coder_names; give the model a name of "
+            "its own."
+        )
     human_pairs, model_pairs = _pairs(h)
     pairs = human_pairs + model_pairs
     # units with the same values of every coder share their features: their
@@ -610,9 +647,11 @@ callable, default="nominal"
         confidence_level=float(confidence_level),
         coefficient=coefficient,
         level_of_measurement=_level_name(level_of_measurement),
+        annotators=names,
+        model_name=model_name,
         model_agreement=agreement[0, n_human:],
         model_confidence_intervals=intervals[n_human:],
-        annotator_pairs=tuple(human_pairs),
+        annotator_pairs=tuple((names[i], names[j]) for i, j in human_pairs),
         annotator_agreement=agreement[0, :n_human],
         annotator_confidence_intervals=intervals[:n_human],
         model_mean=float(np.nanmean(agreement[0, n_human:])),

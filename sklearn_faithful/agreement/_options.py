@@ -20,3 +20,6 @@ COEFFICIENTS = (
     "cohen_kappa",
     "percent_agreement",
 )
+
+# ``coefficient`` of compare_to_annotators: the agreement of a pair of coders
+PAIR_COEFFICIENTS = ("cohen_kappa", "krippendorff_alpha")

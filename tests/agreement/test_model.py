@@ -1,5 +1,6 @@
 """The model as one more annotator: compare_to_annotators."""
 
+import itertools
 import json
 
 import numpy as np
@@ -55,7 +56,8 @@ def test_pairwise_kappa_is_scikit_learns_on_the_units_both_labelled():
     for i in range(3):
         expected = cohen_kappa_score(*_both(model, humans[i]))
         assert res.model_agreement[i] == pytest.approx(expected, abs=1e-12)
-    for p, (i, j) in enumerate(res.annotator_pairs):
+    for p, pair in enumerate(res.annotator_pairs):
+        i, j = map(res.annotators.index, pair)
         expected = cohen_kappa_score(*_both(humans[i], humans[j]))
         assert res.annotator_agreement[p] == pytest.approx(expected, abs=1e-12)
 
@@ -76,7 +78,8 @@ def test_pairwise_alpha_is_krippendorff_alpha_of_the_two_rows(level):
             np.vstack([model, humans[i]]), level_of_measurement=level
         )
         assert res.model_agreement[i] == pytest.approx(expected, abs=1e-10)
-    for p, (i, j) in enumerate(res.annotator_pairs):
+    for p, pair in enumerate(res.annotator_pairs):
+        i, j = map(res.annotators.index, pair)
         expected = krippendorff_alpha(humans[[i, j]], level_of_measurement=level)
         assert res.annotator_agreement[p] == pytest.approx(expected, abs=1e-10)
 
@@ -108,7 +111,9 @@ def test_the_statistic_is_the_difference_of_the_means_and_the_range_the_humans()
         res.annotator_agreement.min(),
         res.annotator_agreement.max(),
     )
-    assert res.annotator_pairs == ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+    names = ["coder 0", "coder 1", "coder 2", "coder 3"]
+    assert res.annotators == names and res.model_name == "model"
+    assert res.annotator_pairs == tuple(itertools.combinations(names, 2))
     assert res.n_annotators == 4 and res.n_units == 300
     for value, ci in zip(
         res.annotator_agreement, res.annotator_confidence_intervals, strict=True
@@ -192,7 +197,7 @@ def test_annotators_spread_widens_the_interval_beyond_the_units():
 def test_two_annotators_use_the_model_as_the_reference():
     coders = _coders([0.8, 0.8, 0.8], seed=6)
     res = compare_to_annotators(coders[:2], coders[2], **SEED)
-    assert res.annotator_pairs == ((0, 1),)
+    assert res.annotator_pairs == (("coder 0", "coder 1"),)
     assert np.isfinite(res.standard_error) and res.reference_scales.shape == (200,)
 
 
@@ -201,21 +206,55 @@ def test_two_annotators_use_the_model_as_the_reference():
 
 def test_summary_and_to_dict():
     coders = _coders([0.8, 0.7, 0.9, 0.6], seed=7)
-    res = compare_to_annotators(coders[:3], coders[3], **SEED)
+    res = compare_to_annotators(
+        coders[:3], coders[3], coder_names=["ann", "bob", "cy"], **SEED
+    )
     assert isinstance(res, AnnotatorComparisonResult)
     text = res.summary()
     assert str(res) == text
-    for part in ("model-0", "1-2", "human range", "verdict: ", res.verdict):
+    lines = text.splitlines()
+    assert lines[0].startswith("model as one more annotator: cohen_kappa")
+    assert lines[1].split()[:3] == ["coder", "with", "cohen_kappa"]
+    rows = [line.split()[:3] for line in lines[2:8]]
+    pairs = [("model", n) for n in ("ann", "bob", "cy")]
+    pairs += [("ann", "bob"), ("ann", "cy"), ("bob", "cy")]
+    agreement = [*res.model_agreement, *res.annotator_agreement]
+    assert rows == [[i, j, f"{a:.4f}"] for (i, j), a in zip(pairs, agreement)]
+    for part in ("human range", "model - humans", "verdict: ", res.verdict):
         assert part in text
     d = res.to_dict()
     json.dumps(d)
     assert d["result"] == "AnnotatorComparisonResult"
+    assert d["annotators"] == ["ann", "bob", "cy"] and d["model_name"] == "model"
+    assert d["annotator_pairs"] == [["ann", "bob"], ["ann", "cy"], ["bob", "cy"]]
     assert "bootstrap_distribution" not in d
     assert d["verdict"] == res.verdict
     assert d["confidence_interval"]["low"] == pytest.approx(
         res.confidence_interval().low
     )
     assert len(d["model_confidence_intervals"]) == 3
+
+
+def test_names_change_the_labels_only():
+    coders = _coders([0.8, 0.7, 0.9, 0.6], seed=7)
+    plain = compare_to_annotators(coders[:3], coders[3], **SEED)
+    named = compare_to_annotators(
+        coders[:3],
+        coders[3],
+        coder_names=np.array(["ann", "bob", "cy"]),
+        model_name="tagger",
+        **SEED,
+    )
+    assert named.annotators == ["ann", "bob", "cy"]
+    assert named.model_name == "tagger"
+    assert "tagger  ann" in named.summary() and "tagger - humans" in named.summary()
+    assert "coder 0  coder 1" in plain.summary()
+    for key in ("annotators", "model_name", "annotator_pairs"):
+        assert plain.to_dict().pop(key) != named.to_dict().pop(key)
+    same = {"annotators", "model_name", "annotator_pairs"}
+    assert {k: v for k, v in plain.to_dict().items() if k not in same} == {
+        k: v for k, v in named.to_dict().items() if k not in same
+    }
 
 
 def test_labels_of_any_kind_and_missing_model_labels():
@@ -287,6 +326,22 @@ def test_one_annotator_is_refused():
         compare_to_annotators(coders[:1], coders[1], **SEED)
 
 
+def test_coder_names_must_name_every_annotator():
+    coders = _coders([0.8, 0.7, 0.6])
+    with pytest.raises(ValueError, match=r"coder_names has 3 names; .* 2 coders"):
+        compare_to_annotators(
+            coders[:2], coders[2], coder_names=["a", "b", "c"], **SEED
+        )
+
+
+def test_model_name_must_differ_from_the_annotators():
+    coders = _coders([0.8, 0.7, 0.6])
+    with pytest.raises(ValueError, match=r"model_name='b' is also .* annotator 1"):
+        compare_to_annotators(
+            coders[:2], coders[2], coder_names=["a", "b"], model_name="b", **SEED
+        )
+
+
 def test_kappa_takes_nominal_values_only():
     coders = _coders([0.8, 0.7, 0.6])
     with pytest.raises(
@@ -315,3 +370,5 @@ def test_bad_parameters_get_scikit_learns_message():
         compare_to_annotators(coders[:2], coders[2], coefficient="fleiss_kappa")
     with pytest.raises(InvalidParameterError, match="n_resamples"):
         compare_to_annotators(coders[:2], coders[2], n_resamples=1)
+    with pytest.raises(InvalidParameterError, match="model_name"):
+        compare_to_annotators(coders[:2], coders[2], model_name=1)
