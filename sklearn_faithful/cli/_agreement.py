@@ -4,9 +4,12 @@ Reads a CSV/TSV or JSON Lines file of annotations, wide (one row per unit, a
 column per coder) or long (one row per unit, coder and value), and prints
 every coefficient of :func:`~sklearn_faithful.agreement.agreement_report`
 with its bootstrap interval and observed agreement, then the per-coder table.
+With ``--model-coder``, one coder is a model: the report covers the others,
+and :func:`~sklearn_faithful.agreement.compare_to_annotators` puts the
+model's agreement with each of them beside theirs.
 """
 
-from ..agreement._options import LEVELS
+from ..agreement._options import LEVELS, PAIR_COEFFICIENTS
 from ._arguments import RAW, add_format, add_random_state, add_resampling
 from ._output import header, signature, signature_text
 
@@ -21,6 +24,8 @@ examples:
       --coder-column annotator --value-column label
   sklearn-faithful agreement likert.csv --level ordinal --format json
   sklearn-faithful agreement severity.csv --level ordinal --value-domain low,mid,high
+  # the coder 'gpt' is a model: is it within the human range?
+  sklearn-faithful agreement ratings.csv --unit-column item --model-coder gpt
 """
 
 
@@ -64,8 +69,14 @@ def add_parser(subparsers):
         metavar="NAME",
         help="long files: the column (field) of the value (default: value)",
     )
-    # the model as one more annotator (--model FILE, --model-column NAME) is
-    # an input of its own: it goes in this group, and into run() below
+    g.add_argument(
+        "--model-coder",
+        metavar="NAME",
+        help="the coder (a column of a wide file, a coder id of a long file) "
+        "that is a model, not a human: the report covers the other coders, "
+        "then the model's agreement with each is put beside theirs, with a "
+        "verdict (below, within or above the human range)",
+    )
     c = p.add_argument_group("coefficients")
     c.add_argument(
         "--level",
@@ -78,6 +89,12 @@ def add_parser(subparsers):
         metavar="V1,V2,...",
         help="every value the coders could give, in order, separated by commas "
         "(orders text labels for --level ordinal; adds values nobody gave)",
+    )
+    c.add_argument(
+        "--model-coefficient",
+        choices=PAIR_COEFFICIENTS,
+        help="with --model-coder: the agreement of a pair of coders (default: "
+        "cohen_kappa, which takes --level nominal only)",
     )
     r = p.add_argument_group("resampling")
     add_resampling(r, "bootstrap resamples of the units")
@@ -165,8 +182,42 @@ def _reliability_data(args, data, values):
         raise
 
 
+def _model_row(args, reliability_data, coders):
+    """The humans' rows, the model's row and the humans' names.
+
+    ``--model-coder`` names one of ``coders`` (compared as text); at least
+    two coders must be left.
+    """
+    import numpy as np
+
+    from ._io import InputError, check_memory
+
+    names = [str(c) for c in coders]
+    if args.model_coder not in names:
+        raise InputError(
+            f"--model-coder {args.model_coder}: no such coder in "
+            f"{args.annotations}; its coders are {names}."
+        )
+    k = names.index(args.model_coder)
+    humans = names[:k] + names[k + 1 :]
+    if len(humans) < 2:
+        raise InputError(
+            f"--model-coder {args.model_coder}: {args.annotations} holds "
+            f"{len(humans)} other coder(s) {humans}; comparing the model with the "
+            "annotators needs at least 2 human coders."
+        )
+    # each pair's agreement on every resample is held at once
+    n_pairs = len(humans) * (len(humans) + 1) // 2
+    check_memory(
+        8 * n_pairs * args.n_resamples,
+        f"--n-resamples {args.n_resamples} with --model-coder and "
+        f"{len(humans)} human coders",
+    )
+    return np.delete(reliability_data, k, axis=0), reliability_data[k], humans
+
+
 def run(args):
-    from ..agreement import agreement_report
+    from ..agreement import agreement_report, compare_to_annotators
     from ._io import check_memory, read_annotations
 
     # each coefficient's resampled values are held at once: 8-byte floats
@@ -180,18 +231,33 @@ def run(args):
     )
     values, domain = _values(args, data)
     reliability_data, units, coders = _reliability_data(args, data, values)
-    report = agreement_report(
-        reliability_data,
+    names, model = [str(c) for c in coders], None
+    if args.model_coder is not None:
+        reliability_data, model, names = _model_row(args, reliability_data, coders)
+    common = dict(
         level_of_measurement=args.level,
         value_domain=domain,
-        coder_names=[str(c) for c in coders],
+        coder_names=names,
         confidence_level=args.confidence_level,
         n_resamples=args.n_resamples,
         random_state=args.random_state,
         n_jobs=args.n_jobs,
     )
-    # the model as one more annotator (--model) goes here:
-    # compare_to_annotators(reliability_data, the model's labels of ``units``)
+    if model is not None:  # first: its errors before the report's warnings
+        coefficient = {}
+        if args.model_coefficient is not None:
+            coefficient = {"coefficient": args.model_coefficient}
+        model = compare_to_annotators(
+            reliability_data,
+            model,
+            model_name=args.model_coder,
+            **coefficient,
+            **common,
+        )
+    report = agreement_report(reliability_data, **common)
+    summary = report.summary()
+    if model is not None:
+        summary += "\n\n" + model.summary()
     return header(
         NAME,
         args,
@@ -203,7 +269,8 @@ def run(args):
         n_resamples=args.n_resamples,
         confidence_level=args.confidence_level,
         report=report,
-        summary=report.summary(),
+        model=model,
+        summary=summary,
         signature=signature(
             NAME,
             args,
@@ -215,6 +282,8 @@ def run(args):
             unit_column=args.unit_column,
             coder_column=args.coder_column,
             value_column=args.value_column,
+            model_coder=args.model_coder,
+            model_coefficient=None if model is None else model.coefficient,
         ),
     )
 

@@ -193,7 +193,13 @@ _ARRAYS = {
 # another name
 _PARAMETERS = {
     "plan": {"theta": "--mde"},
-    "agreement": {"level_of_measurement": "--level"},
+    "agreement": {
+        "level_of_measurement": "--level",
+        # compare_to_annotators, with --model-coder
+        "coefficient": "--model-coefficient",
+        "model_name": "--model-coder",
+        "y_pred": "the model coder (--model-coder)",
+    },
 }
 
 
@@ -208,6 +214,9 @@ _PHRASES = (
     (r"\b(\d+) samples are needed", r"\1 items are needed"),
     # the command line builds the coders x units matrix itself
     (r" Units in rows\? Pass the transpose \(reliability_data\.T\)\.", ""),
+    # compare_to_annotators checks the model's labels with the annotators':
+    # the command line read them all from one file
+    (r"\breliability_data with y_pred\b", "reliability_data"),
 )
 
 

@@ -72,6 +72,25 @@ def annotations(n_units=60, n_coders=4, seed=0, missing=0.15):
     return out
 
 
+# the coders of ``tagged_annotations()``: three annotators and a model
+TAGGED_CODERS = ["ann1", "ann2", "ann3", "tagger"]
+
+
+def tagged_annotations(n_units=120, seed=2):
+    """Three annotators' labels and a model's (``tagger``, the last row) of
+    ``n_units`` units, as ``annotations()``: the annotators give the true
+    label 85% of the time and leave 10% of the units out, the tagger 60%.
+    """
+    rng = np.random.default_rng(seed)
+    truth = rng.choice(CLASSES, n_units, p=[0.3, 0.2, 0.5])
+    out = np.empty((4, n_units), dtype=object)
+    for k, p in enumerate([0.85, 0.85, 0.85, 0.6]):
+        right = rng.random(n_units) < p
+        out[k] = np.where(right, truth, rng.choice(CLASSES, n_units))
+    out[:3][rng.random((3, n_units)) < 0.1] = None
+    return out
+
+
 def annotation_files(d, data, units, coders, missing="", stem="ann"):
     """``data`` (coders x units, None missing) written in every form the
     ``agreement`` command reads; returns {form: path}.
@@ -187,6 +206,9 @@ def write_doc_files(d):
              for j, u in enumerate(units)]  # fmt: skip
     write(d / "krippendorff2011.csv", rows)
     annotation_files(d, annotations(), UNITS, CODERS, stem="annotations")
+    tagged = tagged_annotations()
+    units = [f"d{j + 1:03d}" for j in range(tagged.shape[1])]
+    annotation_files(d, tagged, units, TAGGED_CODERS, stem="tagged")
     y, a, b, c = systems()
     for name, values in (("gold", y), ("sysA", a), ("sysB", b), ("sysC", c)):
         write(d / f"{name}.txt", values)

@@ -5,13 +5,14 @@ import json
 import numpy as np
 import pytest
 
-from sklearn_faithful.agreement import agreement_report
+from sklearn_faithful.agreement import agreement_report, compare_to_annotators
 from sklearn_faithful.cli import main
 from sklearn_faithful.cli._main import cli_words
 
 from ._util import (
     CODERS,
     KRIPPENDORFF_2011,
+    TAGGED_CODERS,
     UNITS,
     annotation_files,
     annotations,
@@ -19,6 +20,7 @@ from ._util import (
     main_json,
     ok,
     run_main,
+    tagged_annotations,
     write,
 )
 
@@ -339,3 +341,164 @@ def test_resamples_beyond_the_machine_are_refused_first(capsys, forms):
     err = error(capsys, ["agreement", forms["long.csv"], "--n-resamples", "10" * 7])
     assert "--n-resamples 10101010101010 needs about" in err
     assert "GiB of memory" in err
+
+
+# --- --model-coder: the model as one more annotator ----------------------------
+
+
+@pytest.fixture(scope="module")
+def tagged(tmp_path_factory):
+    data = tagged_annotations()
+    units = [f"d{j + 1:03d}" for j in range(data.shape[1])]
+    d = tmp_path_factory.mktemp("tagged")
+    return data, annotation_files(d, data, units, TAGGED_CODERS, stem="tagged")
+
+
+def _as_json(result):
+    return json.loads(json.dumps(result.to_dict()))
+
+
+def test_model_coder_gives_the_numbers_of_the_python_api(tagged):
+    data, files = tagged
+    humans, names = data[:3], TAGGED_CODERS[:3]
+    seed = {"n_resamples": 199, "random_state": 0}
+    report = _as_json(agreement_report(humans, coder_names=names, **seed))
+    model = _as_json(
+        compare_to_annotators(
+            humans, data[3], coder_names=names, model_name="tagger", **seed
+        )
+    )
+    for form, path in files.items():
+        extra = ["--unit-column", "item"] if "wide" in form else []
+        payload = _report(path, "--model-coder", "tagger", *extra)
+        assert payload["report"] == report, form
+        assert payload["model"] == model, form
+        assert payload["n_coders"] == 4
+        assert payload["signature"]["model_coder"] == "tagger"
+        assert payload["signature"]["model_coefficient"] == "cohen_kappa"
+    assert model["verdict"] == "below"
+    assert model["annotators"] == names and model["model_name"] == "tagger"
+
+
+def test_model_coder_may_be_any_row_and_takes_the_level_and_coefficient(tmp_path):
+    # Krippendorff's 2011 data, coder B as the model: ordinal alpha
+    rows = ["A,B,C,D"]
+    rows += [",".join("" if v is None else str(v) for v in col)
+             for col in zip(*KRIPPENDORFF_2011, strict=True)]  # fmt: skip
+    path = write(tmp_path / "k.csv", rows)
+    numeric = np.array(
+        [[np.nan if v is None else v for v in row] for row in KRIPPENDORFF_2011]
+    )
+    argv = ["--model-coder", "B", "--level", "ordinal",
+            "--model-coefficient", "krippendorff_alpha"]  # fmt: skip
+    payload = _report(path, *argv)
+    humans = numeric[[0, 2, 3]]
+    common = dict(
+        level_of_measurement="ordinal",
+        coder_names=["A", "C", "D"],
+        n_resamples=199,
+        random_state=0,
+    )
+    with pytest.warns(RuntimeWarning):  # 12 units: too few for the interval
+        report = _as_json(agreement_report(humans, **common))
+    assert payload["report"] == report
+    model = compare_to_annotators(
+        humans,
+        numeric[1],
+        coefficient="krippendorff_alpha",
+        model_name="B",
+        **common,
+    )
+    assert payload["model"] == _as_json(model)
+    assert payload["model"]["coefficient"] == "krippendorff_alpha"
+    assert payload["model"]["level_of_measurement"] == "ordinal"
+
+
+def test_model_coder_of_a_long_file_with_number_ids(tmp_path):
+    # coder ids are sorted as numbers: 1, 2, 3, 10; the model is the last
+    data = tagged_annotations()[[0, 1, 3, 2]]
+    files = annotation_files(tmp_path, data, range(120), ["1", "2", "10", "3"])
+    payload = _report(files["long.csv"], "--model-coder", "10")
+    model = compare_to_annotators(
+        data[[0, 1, 3]],
+        data[2],
+        coder_names=["1", "2", "3"],
+        model_name="10",
+        n_resamples=199,
+        random_state=0,
+    )
+    assert payload["model"] == _as_json(model)
+    assert payload["report"]["coders"]["coders"] == ["1", "2", "3"]
+
+
+def test_model_coder_text_shows_the_report_then_the_model(tagged):
+    _, files = tagged
+    code, out = run_main(
+        ["agreement", files["long.csv"], *FAST, "--model-coder", "tagger"]
+    )
+    assert code == 0
+    report_at = out.index("Agreement of 3 coders (nominal)")
+    model_at = out.index("tagger as one more annotator: cohen_kappa on 120 units")
+    assert report_at < model_at
+    lines = out.splitlines()
+    assert any(line.split()[:2] == ["tagger", "ann1"] for line in lines)
+    assert any(line.split()[:2] == ["ann1", "ann2"] for line in lines)
+    assert "verdict: below the human range (199 unit resamples)" in out
+    assert lines[-1].endswith("|model_coder:tagger|model_coefficient:cohen_kappa")
+
+
+def test_without_model_coder_the_model_is_null(forms):
+    payload = _report(forms["long.csv"])
+    assert payload["model"] is None
+    assert "model_coder" not in payload["signature"]
+
+
+def test_model_coder_not_among_the_coders_lists_them(capsys, tagged):
+    _, files = tagged
+    err = error(capsys, ["agreement", files["long.csv"], "--model-coder", "gpt"])
+    assert (
+        f"--model-coder gpt: no such coder in {files['long.csv']}; its coders are "
+        "['ann1', 'ann2', 'ann3', 'tagger']." in err
+    )
+    # a wide file's unit column is no coder
+    path = files["wide.csv"]
+    argv = ["agreement", path, "--unit-column", "item", "--model-coder", "item"]
+    assert "--model-coder item: no such coder" in error(capsys, argv)
+
+
+def test_model_coder_needs_two_human_coders(capsys, tmp_path):
+    path = write(tmp_path / "two.csv", ["ann,gpt", "a,a", "b,b", "a,b"])
+    err = error(capsys, ["agreement", path, "--model-coder", "gpt"])
+    assert (
+        f"--model-coder gpt: {path} holds 1 other coder(s) ['ann']; comparing the "
+        "model with the annotators needs at least 2 human coders." in err
+    )
+
+
+@pytest.mark.parametrize(
+    "rows, argv, message",
+    [
+        (["a,b,m", "1,2,1", "2,2,2", "3,3,3"], ["--level", "ordinal"],
+         "--model-coefficient cohen_kappa takes --level nominal only; got "
+         "'ordinal'. Use --model-coefficient krippendorff_alpha for ordinal"),
+        (["a,b,m", "x,y,x", "y,y,z"], ["--value-domain", "x,y"],
+         "ANNOTATIONS holds values outside --value-domain: ['z']"),
+        (["a,b,m", "1,2,inf", "2,2,2"], ["--level", "interval",
+         "--model-coefficient", "krippendorff_alpha"],
+         "the model coder (--model-coder) holds infinity at unit 0"),
+    ],
+)  # fmt: skip
+def test_model_values_the_function_refuses_in_cli_words(capsys, tmp_path, rows, argv,
+                                                        message):  # fmt: skip
+    path = write(tmp_path / "m.csv", rows)
+    err = error(capsys, ["agreement", path, *FAST, "--model-coder", "m", *argv])
+    assert message in err
+    for word in ("reliability_data", "y_pred", "coefficient=", "model_name"):
+        assert word not in err
+
+
+def test_model_coefficient_is_checked(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["agreement", "x.csv", "--model-coefficient", "fleiss_kappa"])
+    assert info.value.code == 2
+    assert "invalid choice: 'fleiss_kappa'" in capsys.readouterr().err
