@@ -219,7 +219,9 @@ def test_summary_and_to_dict():
     pairs = [("model", n) for n in ("ann", "bob", "cy")]
     pairs += [("ann", "bob"), ("ann", "cy"), ("bob", "cy")]
     agreement = [*res.model_agreement, *res.annotator_agreement]
-    assert rows == [[i, j, f"{a:.4f}"] for (i, j), a in zip(pairs, agreement)]
+    assert rows == [
+        [i, j, f"{a:.4f}"] for (i, j), a in zip(pairs, agreement, strict=True)
+    ]
     for part in ("human range", "model - humans", "verdict: ", res.verdict):
         assert part in text
     d = res.to_dict()

@@ -135,6 +135,8 @@ def test_every_json_key_is_documented(runs, files):
         main_json(["bayes-test", files["ta"], files["tb"], "--triples", *base]),
         main_json(["bayes-test", files["ta"], files["tb"], "--triples", "--unpaired",
                    "--rope", "0.01", *base]),
+        main_json(["agreement", files["annotations"]["long.csv"], "--model-coder",
+                   "ann4", "--n-resamples", "199", *base]),
         main_json(["compare", files["y_txt"], files["a_txt"], files["b_txt"],
                    "--test", "sign", *base]),
         main_json(["compare", files["y_txt"], files["a_txt"], files["b_txt"],
