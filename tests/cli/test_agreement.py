@@ -150,7 +150,8 @@ PUBLISHED_ALPHA = {"nominal": 0.743, "ordinal": 0.815, "interval": 0.849,
                    "ratio": 0.797}  # fmt: skip
 
 
-def test_krippendorff_2011_numbers_and_levels(tmp_path):
+def _krippendorff_2011(tmp_path):
+    """Krippendorff's 2011 data as a wide CSV file, and as numbers."""
     rows = ["A,B,C,D"]
     rows += [",".join("" if v is None else str(v) for v in col)
              for col in zip(*KRIPPENDORFF_2011, strict=True)]  # fmt: skip
@@ -158,6 +159,11 @@ def test_krippendorff_2011_numbers_and_levels(tmp_path):
     numeric = np.array(
         [[np.nan if v is None else v for v in row] for row in KRIPPENDORFF_2011]
     )
+    return path, numeric
+
+
+def test_krippendorff_2011_numbers_and_levels(tmp_path):
+    path, numeric = _krippendorff_2011(tmp_path)
     for level, alpha in PUBLISHED_ALPHA.items():
         payload = _report(path, "--level", level)
         report = payload["report"]
@@ -382,13 +388,7 @@ def test_model_coder_gives_the_numbers_of_the_python_api(tagged):
 
 def test_model_coder_may_be_any_row_and_takes_the_level_and_coefficient(tmp_path):
     # Krippendorff's 2011 data, coder B as the model: ordinal alpha
-    rows = ["A,B,C,D"]
-    rows += [",".join("" if v is None else str(v) for v in col)
-             for col in zip(*KRIPPENDORFF_2011, strict=True)]  # fmt: skip
-    path = write(tmp_path / "k.csv", rows)
-    numeric = np.array(
-        [[np.nan if v is None else v for v in row] for row in KRIPPENDORFF_2011]
-    )
+    path, numeric = _krippendorff_2011(tmp_path)
     argv = ["--model-coder", "B", "--level", "ordinal",
             "--model-coefficient", "krippendorff_alpha"]  # fmt: skip
     payload = _report(path, *argv)

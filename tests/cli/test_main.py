@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from sklearn_faithful.agreement._options import LEVELS
+from sklearn_faithful.agreement._options import LEVELS, PAIR_COEFFICIENTS
 from sklearn_faithful.cli import _main, main
 from sklearn_faithful.comparison._options import CORRELATIONS
 from sklearn_faithful.comparison._options import METRICS as BAYES_METRICS
@@ -83,6 +83,7 @@ def test_choices_are_the_rooms_lists():
     assert choices.pop(("bayes-test", "--metric")) == (*BAYES_METRICS, "all")
     assert choices.pop(("model-based", "--method")) == MODEL_BASED_METHODS
     assert choices.pop(("agreement", "--level")) == LEVELS
+    assert choices.pop(("agreement", "--model-coefficient")) == PAIR_COEFFICIENTS
     # the command line's own lists: its tests, output formats, CoNLL schemes
     assert choices.pop(("compare", "--test"))[0] == "paired-bootstrap"
     assert {c for c, _ in choices} >= {"compare", "interval", "split"}
