@@ -32,9 +32,8 @@ from scipy import sparse
 
 from ..holdout._fast_metrics import Resampler, run_resamples
 from ..holdout._resampling import (
-    _bca_interval,
+    _bounds,
     _fast_bootstrap_block,
-    _interval,
     _kappa_resampler,
     _warn_degenerate,
     _warn_nan,
@@ -872,12 +871,15 @@ default=None
         "agreement to correct for); use more units.",
     )
     degenerate = _warn_degenerate(dist, coefficient)
-    if interval == "bca" and not degenerate:
-        bounds = _bca_interval(
-            dist, statistic, units.jackknife(), confidence_level, "two-sided"
-        )
-    else:
-        bounds = _interval(dist, statistic, confidence_level, "percentile", "two-sided")
+    bounds = _bounds(
+        dist,
+        statistic,
+        confidence_level,
+        interval,
+        "two-sided",
+        degenerate=degenerate,
+        jackknife=units.jackknife,
+    )
     return AgreementInterval(
         statistic=statistic,
         confidence_interval=bounds,
