@@ -20,6 +20,11 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.naive_bayes import GaussianNB
 
+from sklearn_faithful.agreement import (
+    agreement_confidence_interval,
+    agreement_report,
+    compare_to_annotators,
+)
 from sklearn_faithful.comparison import (
     BayesModelComparison,
     BayesTestResult,
@@ -322,3 +327,31 @@ def test_how_many_items():
     n = required_sample_size(sigma, 0.01)
     # a measured sigma asks for fewer items than the worst case, 0.5
     assert n < required_sample_size(0.5, 0.01)
+
+
+def _annotators(seed, n_coders=3, n=200, accuracy=0.85):
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, 3, n)
+    wrong = (truth + rng.integers(1, 3, (n_coders, n))) % 3
+    return truth, np.where(rng.random((n_coders, n)) < accuracy, truth, wrong)
+
+
+@runs(
+    "sklearn_faithful.agreement.agreement_report",
+    "sklearn_faithful.agreement.agreement_confidence_interval",
+)
+def test_agreement():
+    _, data = _annotators(0)
+    report = agreement_report(data, n_resamples=999, random_state=0)
+    alpha = report.intervals["krippendorff_alpha"]
+    assert alpha.confidence_interval.low < alpha.statistic
+    assert {"percent_agreement", "gwet_ac"} <= set(report.intervals)
+    res = agreement_confidence_interval(data, n_resamples=99, random_state=0)
+    assert (res.method, res.interval) == ("bootstrap", "bca")
+
+
+@runs("sklearn_faithful.agreement.compare_to_annotators")
+def test_model_as_annotator():
+    truth, data = _annotators(1, n_coders=4)
+    res = compare_to_annotators(data[:3], data[3], n_resamples=999, random_state=0)
+    assert res.verdict in ("below", "within", "above")

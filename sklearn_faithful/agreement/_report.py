@@ -268,7 +268,8 @@ class AgreementReport(_ResultMixin):
         first = next(iter(self.intervals.values()))
         head = (
             f"Agreement of {first.n_coders} coders ({self.level_of_measurement}), "
-            f"unit bootstrap, {first.n_resamples} resamples\n"
+            f"{'BCa' if first.interval == 'bca' else first.interval} unit "
+            f"bootstrap, {first.n_resamples} resamples\n"
         )
         text = head + table
         if self.dominant_share > DOMINANT_SHARE:

@@ -452,6 +452,38 @@ def _interval(
     return ConfidenceInterval(float(low), float(high))
 
 
+def _bounds(
+    dist, statistic, confidence_level, method, alternative, *, degenerate, jackknife
+):
+    """The interval of a bootstrap distribution by ``method``, the one choice
+    every bootstrap interval makes: percentile or basic (:func:`_interval`),
+    or BCa (:func:`_bca_interval`, with ``jackknife()`` called only then); a
+    degenerate distribution gives its one value.
+    """
+    if method != "bca":
+        return _interval(
+            dist, statistic, confidence_level, method, alternative, stacklevel=6
+        )
+    if degenerate:
+        point = float(dist[~np.isnan(dist)][0])
+        return ConfidenceInterval(
+            -np.inf if alternative == "less" else point,
+            np.inf if alternative == "greater" else point,
+        )
+    interval = _bca_interval(
+        dist, statistic, jackknife(), confidence_level, alternative
+    )
+    if np.isnan(interval).any():
+        warnings.warn(
+            "the BCa interval is undefined for these data (the resamples lie on "
+            "one side of the estimate, or none is valid); use method='percentile' "
+            "or more data.",
+            RuntimeWarning,
+            stacklevel=5,
+        )
+    return interval
+
+
 def _warn_nan(
     dist,
     what="metric",
@@ -962,28 +994,15 @@ def _bootstrap_interval(
     )
     n_nan = _warn_nan(dist, stacklevel=5)
     degenerate = _warn_degenerate(dist, stacklevel=5)
-    if method != "bca":
-        interval = _interval(
-            dist, statistic, confidence_level, method, alternative, stacklevel=5
-        )
-    elif degenerate:
-        point = float(dist[~np.isnan(dist)][0])
-        interval = ConfidenceInterval(
-            -np.inf if alternative == "less" else point,
-            np.inf if alternative == "greater" else point,
-        )
-    else:
-        interval = _bca_interval(
-            dist, statistic, data.jackknife(), confidence_level, alternative
-        )
-        if np.isnan(interval).any():
-            warnings.warn(
-                "the BCa interval is undefined for these data (its acceleration "
-                "is 0/0: the metric does not change when any one item is left "
-                "out); use method='percentile' or more data.",
-                RuntimeWarning,
-                stacklevel=4,
-            )
+    interval = _bounds(
+        dist,
+        statistic,
+        confidence_level,
+        method,
+        alternative,
+        degenerate=degenerate,
+        jackknife=data.jackknife,
+    )
     low, high = interval
     if low == high and not degenerate:
         warnings.warn(
