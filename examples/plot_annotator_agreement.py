@@ -75,7 +75,9 @@ def main(argv):
 
     model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
     y_pred = cross_val_predict(model, X, y, cv=5)
-    versus = compare_to_annotators(data, y_pred, n_resamples=1999, random_state=0)
+    versus = compare_to_annotators(
+        data, y_pred, coder_names=list(ACCURACY), n_resamples=1999, random_state=0
+    )
     print()
     print(versus.summary())
 
@@ -95,12 +97,15 @@ def main(argv):
     left.set_title("Pairwise agreement of four annotators")
 
     rows = [
-        (f"model-{names[i]}", k, ci, "C1")
-        for i, (k, ci) in enumerate(
-            zip(versus.model_agreement, versus.model_confidence_intervals, strict=True)
+        (f"{versus.model_name}-{name}", k, ci, "C1")
+        for name, k, ci in zip(
+            versus.annotators,
+            versus.model_agreement,
+            versus.model_confidence_intervals,
+            strict=True,
         )
     ] + [
-        (f"{names[a]}-{names[b]}", k, ci, "C0")
+        (f"{a}-{b}", k, ci, "C0")
         for (a, b), k, ci in zip(
             versus.annotator_pairs,
             versus.annotator_agreement,
