@@ -397,7 +397,7 @@ def _level_name(level):
             )
         },
         "y_pred": ["array-like"],
-        "coefficient": [StrOptions(set(PAIR_COEFFICIENTS))],
+        "coefficient": [StrOptions(set(PAIR_COEFFICIENTS)), None],
         "coder_names": ["array-like", None],
         "model_name": [str],
     },
@@ -407,7 +407,7 @@ def compare_to_annotators(
     reliability_data,
     y_pred,
     *,
-    coefficient="cohen_kappa",
+    coefficient=None,
     level_of_measurement="nominal",
     value_domain=None,
     coder_names=None,
@@ -436,10 +436,11 @@ def compare_to_annotators(
         least 2 annotators.
     y_pred : array-like of shape (n_units,)
         The model's labels of the same units, in the annotators' values.
-    coefficient : {"cohen_kappa", "krippendorff_alpha"}, default="cohen_kappa"
+    coefficient : {"cohen_kappa", "krippendorff_alpha"} or None, default=None
         The pairwise agreement: Cohen's kappa (as scikit-learn's
         :func:`~sklearn.metrics.cohen_kappa_score`, unweighted), or
-        Krippendorff's alpha of the two coders.
+        Krippendorff's alpha of the two coders. None: Cohen's kappa for
+        nominal values, alpha for any other level.
     level_of_measurement : {"nominal", "ordinal", "interval", "ratio"} or \
 callable, default="nominal"
         Krippendorff's level of the values, or a distance ``d(c, k)``
@@ -559,6 +560,9 @@ callable, default="nominal"
     >>> res.verdict
     'below'
     """
+    if coefficient is None:
+        nominal = level_of_measurement == "nominal"
+        coefficient = "cohen_kappa" if nominal else "krippendorff_alpha"
     if coefficient == "cohen_kappa" and level_of_measurement != "nominal":
         raise ValueError(
             f"coefficient='cohen_kappa' takes level_of_measurement='nominal' "

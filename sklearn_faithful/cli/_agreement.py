@@ -94,7 +94,7 @@ def add_parser(subparsers):
         "--model-coefficient",
         choices=PAIR_COEFFICIENTS,
         help="with --model-coder: the agreement of a pair of coders (default: "
-        "cohen_kappa, which takes --level nominal only)",
+        "cohen_kappa at --level nominal, krippendorff_alpha at any other level)",
     )
     r = p.add_argument_group("resampling")
     add_resampling(r, "bootstrap resamples of the units")

@@ -350,8 +350,24 @@ def test_kappa_takes_nominal_values_only():
         ValueError, match=r"'cohen_kappa' takes .*'nominal'.* 'ordinal'"
     ):
         compare_to_annotators(
-            coders[:2], coders[2], level_of_measurement="ordinal", **SEED
+            coders[:2],
+            coders[2],
+            coefficient="cohen_kappa",
+            level_of_measurement="ordinal",
+            **SEED,
         )
+
+
+def test_the_default_pair_coefficient_follows_the_level():
+    coders = _coders([0.8, 0.7, 0.6])
+    nominal = compare_to_annotators(coders[:2], coders[2], **SEED)
+    ordinal = compare_to_annotators(
+        coders[:2], coders[2], level_of_measurement="ordinal", **SEED
+    )
+    assert (nominal.coefficient, ordinal.coefficient) == (
+        "cohen_kappa",
+        "krippendorff_alpha",
+    )
 
 
 def test_interval_values_must_be_numbers():

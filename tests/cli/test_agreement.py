@@ -478,7 +478,8 @@ def test_model_coder_needs_two_human_coders(capsys, tmp_path):
 @pytest.mark.parametrize(
     "rows, argv, message",
     [
-        (["a,b,m", "1,2,1", "2,2,2", "3,3,3"], ["--level", "ordinal"],
+        (["a,b,m", "1,2,1", "2,2,2", "3,3,3"], ["--level", "ordinal",
+         "--model-coefficient", "cohen_kappa"],
          "--model-coefficient cohen_kappa takes --level nominal only; got "
          "'ordinal'. Use --model-coefficient krippendorff_alpha for ordinal"),
         (["a,b,m", "x,y,x", "y,y,z"], ["--value-domain", "x,y"],
