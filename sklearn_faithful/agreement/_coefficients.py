@@ -23,6 +23,7 @@ Inter-Rater Reliability, 4th ed., ch. 2-3), with agreement weights ``w``::
 """
 
 import functools
+import textwrap
 import warnings
 from dataclasses import dataclass, field
 from numbers import Integral
@@ -396,19 +397,30 @@ _KAPPA_PARAMS = {
     "value_domain": VALUE_DOMAIN,
 }
 
-_KAPPA_DOC_PARAMS = """reliability_data : array-like of shape (n_coders, n_units)
-        One row per coder, one column per unit; NaN or None where a coder
-        did not code a unit.
-    weights : {None, "linear", "quadratic", "ordinal", "radical", "ratio"}, \
+
+def _fill_params(doc, params):
+    """Put the shared parameter lines where ``{params}`` stands, at its indent
+    (Python 3.13 dedents docstrings, earlier versions do not)."""
+    line = next(x for x in doc.splitlines() if x.strip() == "{params}")
+    indent = line[: len(line) - len(line.lstrip())]
+    block = textwrap.indent(params, indent)
+    return doc.replace(line, block)
+
+
+_KAPPA_DOC_PARAMS = """\
+reliability_data : array-like of shape (n_coders, n_units)
+    One row per coder, one column per unit; NaN or None where a coder
+    did not code a unit.
+weights : {None, "linear", "quadratic", "ordinal", "radical", "ratio"}, \
 default=None
-        Gwet's agreement weights: None counts only identical values as
-        agreeing (nominal data); the others give partial credit by distance
-        on the value scale (the values if numbers, else their ranks in
-        ``value_domain``).
-    value_domain : array-like, default=None
-        Every value the scale has, in order. Default: the values seen,
-        sorted. Categories no coder used change the weights and Gwet's
-        chance term."""
+    Gwet's agreement weights: None counts only identical values as
+    agreeing (nominal data); the others give partial credit by distance
+    on the value scale (the values if numbers, else their ranks in
+    ``value_domain``).
+value_domain : array-like, default=None
+    Every value the scale has, in order. Default: the values seen,
+    sorted. Categories no coder used change the weights and Gwet's
+    chance term."""
 
 
 @validate_params(_KAPPA_PARAMS, prefer_skip_nested_validation=True)
@@ -534,7 +546,7 @@ def percent_agreement(reliability_data, *, weights=None, value_domain=None):
 
 
 for _f in (fleiss_kappa, scotts_pi, gwet_ac, percent_agreement):
-    _f.__doc__ = _f.__doc__.replace("{params}", _KAPPA_DOC_PARAMS)
+    _f.__doc__ = _fill_params(_f.__doc__, _KAPPA_DOC_PARAMS)
 
 
 # -- intervals ----------------------------------------------------------------
