@@ -191,6 +191,39 @@ def by_threshold(results, group):
         )
 
 
+def grid(results, threshold):
+    """The tuning cells as a grid: n by base rate, PPI++ and PPI, all data sets,
+    and the share of data sets with ``k < threshold`` (warned)."""
+    bases = (0.02, 0.05, 0.1, 0.3)
+    print(
+        "\nfalse-positive rate % and its s.e., all data sets, N = 10,000: PPI++,"
+        f" PPI, and the share of data sets with k < {threshold}"
+    )
+    print(
+        f"{'metric':6} {'paired':6} {'n':>4}  " + "".join(f"pi={b:<23}" for b in bases)
+    )
+    for metric, paired, n_ann in itertools.product(
+        ("good", "weak"), ("False", "True"), (25, 50, 100, 200, 500)
+    ):
+        line = f"{metric:6} {paired:6} {n_ann:>4}  "
+        for base in bases:
+            res = results[
+                f"group=tuning|metric={metric}|N=10000|n={n_ann}|pi={base}"
+                f"|paired={paired}"
+            ]
+            by_k = np.array(res["by_k"])
+            total = by_k.sum(axis=0)
+            warned = by_k[:threshold, 0].sum() / total[0]
+            p_auto, p_one = total[1] / total[0], total[2] / total[0]
+            se_auto = np.sqrt(p_auto * (1 - p_auto) / total[0])
+            se_one = np.sqrt(p_one * (1 - p_one) / total[0])
+            line += (
+                f"{100 * p_auto:4.1f} {100 * se_auto:.1f} {100 * p_one:4.1f}"
+                f" {100 * se_one:.1f} {warned:4.2f}  "
+            )
+        print(line.rstrip())
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--reps", type=int, default=2000)
@@ -217,6 +250,7 @@ def main(argv=None):
     for group in ("tuning", "held-back"):
         by_threshold(results, group)
         table(results, group, args.threshold)
+    grid(results, args.threshold)
 
 
 if __name__ == "__main__":
