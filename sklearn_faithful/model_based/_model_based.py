@@ -973,6 +973,13 @@ class ModelBasedMetricTest(BaseEstimator):
         -------
         result : ModelBasedTestResult
 
+        Warns
+        -----
+        UserWarning
+            With ``lam="auto"``, when either annotated sample has fewer than
+            10 items of the rarer real class: PPI++'s interval does not hold
+            its level there (see ``lam``); the result is PPI++'s all the same.
+
         Notes
         -----
         With ``method="ppi"`` each system's rate of the positive class is the
