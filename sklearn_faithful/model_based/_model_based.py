@@ -378,7 +378,8 @@ def _ppi_lam(real, pred, pred_all):
 # PPI++'s tuned lam needs this many annotated items of the rarer real class in
 # each system's sample: with fewer, unpaired PPI++ gave up to 21% false
 # positives at the 5% level (benchmarks/sim_ppi_small.py, seed 0); with 10 or
-# more, at most 6.5% (s.e. 0.5) in every simulated cell, held-back ones too.
+# more, at most 6.5% (s.e. 0.5) in every simulated cell, held-back ones too
+# (7.0%, s.e. 0.8, in the second run, seed 1).
 _PPI_AUTO_MIN_RARER = 10
 
 
