@@ -375,6 +375,33 @@ def _ppi_lam(real, pred, pred_all):
     return float(np.clip(cov / ((1 + n / n_all) * var_pred), 0.0, 1.0))
 
 
+# PPI++'s tuned lam needs this many annotated items of the rarer real class in
+# each system's sample: with fewer, unpaired PPI++ gave up to 21% false
+# positives at the 5% level (benchmarks/sim_ppi_small.py, seed 0); with 10 or
+# more, at most 6.5% (s.e. 0.5) in every simulated cell, held-back ones too
+# (7.0%, s.e. 0.8, in the second run, seed 1).
+_PPI_AUTO_MIN_RARER = 10
+
+
+def _warn_few_rarer(real_c, real_t):
+    """Warn when ``lam="auto"`` has too few annotated items of the rarer class.
+
+    The count is ``min(sum R, m - sum R)`` over both systems' samples.
+    """
+    rarer = min(min(r.sum(), r.shape[0] - r.sum()) for r in (real_c, real_t))
+    if rarer < _PPI_AUTO_MIN_RARER:
+        warnings.warn(
+            f"lam='auto' (PPI++) with {int(rarer)} annotated item(s) of the rarer "
+            f"real class (fewer than {_PPI_AUTO_MIN_RARER}): the tuned lam is "
+            "then too noisy for the interval, which leaves its noise out, and "
+            "unpaired PPI++ gave up to 21% false positives at the 5% level in "
+            "simulation (user guide). Use lam=1 (classical PPI, the default), "
+            "which held its level there, or annotate more outputs.",
+            UserWarning,
+            stacklevel=7,  # _ppi_core, _test_ppi, test_labels and its 2 wrappers
+        )
+
+
 def _ppi_core(system_c, system_t, paired, lam, level):
     """The prediction-powered test; ``system_* = (O_all, O_annotated, R)``.
 
@@ -385,6 +412,8 @@ def _ppi_core(system_c, system_t, paired, lam, level):
     (all_c, pred_c, real_c), (all_t, pred_t, real_t) = system_c, system_t
     n_c, n_t = all_c.shape[0], all_t.shape[0]
     m_c, m_t = real_c.shape[0], real_t.shape[0]
+    if lam == "auto":
+        _warn_few_rarer(real_c, real_t)
     if lam != "auto":
         lam_c = lam_t = float(lam)
     elif paired:
@@ -586,11 +615,16 @@ class ModelBasedMetricTest(BaseEstimator):
     lam : "auto" or float in [0, 1], default=1.0
         Power tuning of ``method="ppi"``, ppi_py's ``lam``: the weight of the
         metric model's labels in ``lam mean_N(O) + mean_n(R - lam O)``.
-        ``1`` is classical PPI, the default because it held 93% coverage in
-        every simulated setting; ``"auto"`` estimates the weight that
-        minimises the variance (PPI++; ppi_py's ``lam=None``), with intervals
-        about a quarter shorter but coverage down to 92.7% and false
-        positives up to 6.8% in our simulations (user guide); ``0`` ignores
+        ``1`` is classical PPI, the default because it held its level in
+        every simulated setting, down to 25 annotated items and a 2% base
+        rate (false positives at most 6.8%, s.e. 0.6;
+        ``benchmarks/sim_ppi_small.py``, seed 0). ``"auto"`` estimates the
+        weight that minimises the variance (PPI++, exactly ppi_py's
+        ``lam=None``), with intervals about a quarter shorter. Its estimate's
+        own noise is not in the variance: with fewer than 10 annotated items
+        of the rarer real class in either sample, unpaired PPI++ gave up to
+        21% false positives (10.1% at 100 items and a 2% base rate), so it
+        then warns; with 10 or more, at most 6.5% (s.e. 0.5). ``0`` ignores
         the metric model and uses the annotated sample alone. Only for
         ``method="ppi"``.
 
@@ -940,6 +974,13 @@ class ModelBasedMetricTest(BaseEstimator):
         -------
         result : ModelBasedTestResult
 
+        Warns
+        -----
+        UserWarning
+            With ``lam="auto"``, when either annotated sample has fewer than
+            10 items of the rarer real class: PPI++'s interval does not hold
+            its level there (see ``lam``); the result is PPI++'s all the same.
+
         Notes
         -----
         With ``method="ppi"`` each system's rate of the positive class is the
@@ -973,14 +1014,22 @@ class ModelBasedMetricTest(BaseEstimator):
 
         Examples
         --------
+        PPI++ on paired systems, 200 of 1,000 inputs annotated (``lam="auto"``
+        warns below 10 annotated items of the rarer class):
+
+        >>> import numpy as np
         >>> from sklearn_faithful.model_based import ModelBasedMetricTest
+        >>> rng = np.random.default_rng(0)
+        >>> real_c, real_t = (rng.random((2, 1000)) < [[0.3], [0.4]]).astype(int)
+        >>> flip = (rng.random((2, 1000)) < 0.1).astype(int)  # 10% wrong labels
+        >>> labels_c, labels_t = real_c ^ flip[0], real_t ^ flip[1]
         >>> test = ModelBasedMetricTest(None, method="ppi", paired=True, lam="auto")
         >>> res = test.test_labels(
-        ...     [0, 1, 1, 0, 1, 0, 0, 1, 0, 0], [1, 1, 1, 0, 1, 1, 0, 1, 0, 1],
-        ...     annotated_c=([0, 1, 1, 0, 1], [0, 1, 0, 0, 1]),
-        ...     annotated_t=([1, 1, 1, 0, 1], [1, 1, 1, 0, 1]))
+        ...     labels_c, labels_t,
+        ...     annotated_c=(labels_c[:200], real_c[:200]),
+        ...     annotated_t=(labels_t[:200], real_t[:200]))
         >>> round(res.corrected_effect, 3), round(res.lam_c, 3), res.lam_c == res.lam_t
-        (0.438, 0.382, True)
+        (0.215, 0.73, True)
         """
         if self.method == "ppi":
             return self._test_ppi(labels_c, labels_t, annotated_c, annotated_t)

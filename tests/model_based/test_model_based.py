@@ -1,5 +1,7 @@
 """Tests of the model-based metric test (Goyal, Hu & Gupta 2023)."""
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -423,12 +425,13 @@ def test_ppi_hand_computed():
     assert zero.var_model_c == pytest.approx(0.1875 / 4)
     # power tuning by hand: Cov(R, O) = 1/4 - 1/4 * 1/2 = 1/8 (ddof 0) and
     # Var(O) over the 12 labels of C = 6/12 * 6/12 * 12/11 (ddof 1)
-    auto = ModelBasedMetricTest(None, method="ppi", lam="auto").test_labels(
-        [0, 1, 1, 0, 1, 0, 0, 1],
-        [1, 1, 1, 0, 1, 1, 0, 1],
-        annotated_c=([1, 0, 1, 0], [1, 0, 0, 0]),
-        annotated_t=([1, 1, 0, 1], [1, 1, 0, 1]),
-    )
+    with pytest.warns(UserWarning, match=r"with 1 annotated item\(s\) of the rarer"):
+        auto = ModelBasedMetricTest(None, method="ppi", lam="auto").test_labels(
+            [0, 1, 1, 0, 1, 0, 0, 1],
+            [1, 1, 1, 0, 1, 1, 0, 1],
+            annotated_c=([1, 0, 1, 0], [1, 0, 0, 0]),
+            annotated_t=([1, 1, 0, 1], [1, 1, 0, 1]),
+        )
     lam_c = (1 / 8) / ((1 + 4 / 8) * (0.25 * 12 / 11))
     assert auto.lam_c == pytest.approx(lam_c)
     assert auto.rate_c == pytest.approx(lam_c * 0.5 + 0.25 - lam_c * 0.5)
@@ -529,14 +532,52 @@ def test_ppi_label_types_and_inputs_not_modified():
     )
     assert res == ref
     # a metric model's classes: bool predictions, pos_label=True
-    constant = ModelBasedMetricTest(None, method="ppi", lam="auto").test_labels(
-        np.zeros(50, int),
-        o_t[:50],
-        annotated_c=(np.zeros(5, int), r_c[:5]),
-        annotated_t=(a_t[:5], r_t[:5]),
-    )
+    with pytest.warns(UserWarning, match="rarer real class"):
+        constant = ModelBasedMetricTest(None, method="ppi", lam="auto").test_labels(
+            np.zeros(50, int),
+            o_t[:50],
+            annotated_c=(np.zeros(5, int), r_c[:5]),
+            annotated_t=(a_t[:5], r_t[:5]),
+        )
     # one label everywhere: the annotated mean, whatever lam
     assert constant.lam_c == 0.0 and constant.rate_c == r_c[:5].mean()
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_ppi_auto_warns_below_ten_of_the_rarer_class(paired):
+    # PPI++'s tuned lam with fewer than 10 annotated items of the rarer real
+    # class in either sample: up to 21% false positives unpaired
+    # (benchmarks/sim_ppi_small.py, seed 0), so lam="auto" warns there and
+    # gives ppi_py's PPI++ unchanged; lam=1 held its level and never warns
+    rng = np.random.default_rng(3)
+    o_c, o_t = rng.integers(0, 2, 500), rng.integers(0, 2, 500)
+    r_c = np.r_[np.ones(10, int), np.zeros(90, int)]  # 10 positives of 100
+    r_t = np.r_[np.ones(50, int), np.zeros(50, int)]
+    # the metric model's labels of the annotated items: the real ones, 5 flipped
+    o_c[:100], o_t[:100] = r_c, r_t
+    o_c[[0, 20, 40, 60, 80]] ^= 1
+    ann_c, ann_t = (o_c[:100], r_c), (o_t[:100], r_t)
+    auto = ModelBasedMetricTest(None, method="ppi", lam="auto", paired=paired)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        at_ten = auto.test_labels(o_c, o_t, annotated_c=ann_c, annotated_t=ann_t)
+        ModelBasedMetricTest(None, method="ppi", paired=paired).test_labels(
+            o_c, o_t, annotated_c=(o_c[:100], r_c[1:].tolist() + [0]), annotated_t=ann_t
+        )
+    # 9 positives among 100 in C (T's count is 50): the warning names 9
+    with pytest.warns(UserWarning, match=r"with 9 annotated item\(s\).*lam=1"):
+        at_nine = auto.test_labels(
+            o_c, o_t, annotated_c=(o_c[:100], r_c[1:].tolist() + [0]), annotated_t=ann_t
+        )
+    assert 0 < at_nine.lam_c < 1 and 0 < at_ten.lam_c < 1
+    # the rarer class is the negative one here: 9 negatives of 100 in T
+    with pytest.warns(UserWarning, match=r"with 9 annotated item\(s\)"):
+        auto.test_labels(
+            o_c,
+            o_t,
+            annotated_c=ann_c,
+            annotated_t=(o_t[:100], np.r_[[0] * 9, [1] * 91]),
+        )
 
 
 def test_ppi_bad_input():
