@@ -6,6 +6,8 @@ for the overlap of the training sets. Pairs are all pairs (Holm's adjustment
 over the family) or each model against a reference.
 """
 
+import os
+import sys
 import warnings
 from functools import partial
 from numbers import Real
@@ -62,6 +64,26 @@ TESTS = {
     "bcv-t": (blocked_mx2cv_ttest, True, False),
     "bayesian": (bayesian_correlated_ttest, False, True),
 }
+
+
+def _caller_stacklevel():
+    """``stacklevel`` of the first caller outside this package's frames.
+
+    The public entries reach the warning through different depths (``fit``,
+    ``from_scores``, ``from_cv_results``), some behind scikit-learn's
+    parameter validation; the warning should name the user's line.
+    """
+    inside = (
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        os.path.join("sklearn", "utils", "_param_validation.py"),
+    )
+    frame, level = sys._getframe(1), 1
+    while frame is not None and (
+        frame.f_code.co_filename.startswith(inside[0])
+        or frame.f_code.co_filename.endswith(inside[1])
+    ):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _score_key(cv_results, scoring, name, prefix):
@@ -423,7 +445,7 @@ class ModelComparison(_BaseComparison):
                 "infinite or undefined, and their p-value 0 or NaN. Check "
                 "summary() for NaN rows.",
                 RuntimeWarning,
-                stacklevel=3,
+                stacklevel=_caller_stacklevel(),
             )
         self._warn_if_liberal(len(scores[names[0]]))
         if TESTS[self.test_][2]:
@@ -465,7 +487,7 @@ class ModelComparison(_BaseComparison):
             "seed 20261126). For a test that holds its level, use the default "
             "cv (a 5 x 2 BCV, test 'bcv-t') or one k-fold CV.",
             UserWarning,
-            stacklevel=4,
+            stacklevel=_caller_stacklevel(),
         )
 
     @classmethod

@@ -321,13 +321,20 @@ def _scores(n_splits, seed=0):
 def test_warns_on_repeated_cv_where_the_correction_is_liberal(data, test):
     # benchmarks/sim_ct_liberal.py: 10 x 10-fold CV rejects equal learners
     # above the level; the warning says so, with the measured rates
-    with pytest.warns(UserWarning, match=r"about 10 times.*sim_ct_liberal"):
+    with pytest.warns(UserWarning, match=r"about 10 times.*sim_ct_liberal") as rec:
         comp = ModelComparison.from_scores(_scores(100), 270, 30, test=test)
     assert comp.test_ == ("corrected-t" if test == "auto" else test)
     X, y = data
     cv = RepeatedKFold(n_splits=4, n_repeats=3, random_state=0)
-    with pytest.warns(UserWarning, match="about 3 times"):
+    with pytest.warns(UserWarning, match="about 3 times") as rec_fit:
         ModelComparison(_models(), scoring="accuracy", cv=cv, test=test).fit(X, y)
+    tree = DecisionTreeClassifier(random_state=0)
+    search = GridSearchCV(tree, {"max_depth": [1, 3]}, cv=cv)
+    search.fit(X, y)
+    with pytest.warns(UserWarning, match="about 3 times") as rec_search:
+        ModelComparison.from_cv_results(search.cv_results_, n_train=150, n_test=50)
+    for record in (rec, rec_fit, rec_search):  # the warning names the user's line
+        assert [w.filename for w in record if w.category is UserWarning] == [__file__]
 
 
 @pytest.mark.parametrize(
