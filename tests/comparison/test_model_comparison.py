@@ -1,5 +1,7 @@
 """ModelComparison: several models on any score, from fits or from results."""
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn import config_context
@@ -10,6 +12,7 @@ from sklearn.metrics import accuracy_score, make_scorer
 from sklearn.model_selection import (
     GridSearchCV,
     KFold,
+    RepeatedKFold,
     cross_validate,
 )
 from sklearn.naive_bayes import GaussianNB
@@ -307,6 +310,57 @@ def test_str_and_frame(data):
     frame = comp.summary(as_frame=True)
     assert list(frame["model_b"]) == ["tree", "logreg", "logreg"]
     assert np.isnan(frame["low"]).all()
+
+
+def _scores(n_splits, seed=0):
+    rng = np.random.default_rng(seed)
+    return {"a": rng.normal(size=n_splits), "b": rng.normal(size=n_splits)}
+
+
+@pytest.mark.parametrize("test", ["auto", "corrected-t", "bayesian"])
+def test_warns_on_repeated_cv_where_the_correction_is_liberal(data, test):
+    # benchmarks/sim_ct_liberal.py: 10 x 10-fold CV rejects equal learners
+    # above the level; the warning says so, with the measured rates
+    with pytest.warns(UserWarning, match=r"about 10 times.*sim_ct_liberal") as rec:
+        comp = ModelComparison.from_scores(_scores(100), 270, 30, test=test)
+    assert comp.test_ == ("corrected-t" if test == "auto" else test)
+    X, y = data
+    cv = RepeatedKFold(n_splits=4, n_repeats=3, random_state=0)
+    with pytest.warns(UserWarning, match="about 3 times") as rec_fit:
+        ModelComparison(_models(), scoring="accuracy", cv=cv, test=test).fit(X, y)
+    tree = DecisionTreeClassifier(random_state=0)
+    search = GridSearchCV(tree, {"max_depth": [1, 3]}, cv=cv)
+    search.fit(X, y)
+    with pytest.warns(UserWarning, match="about 3 times") as rec_search:
+        ModelComparison.from_cv_results(search.cv_results_, n_train=150, n_test=50)
+    for record in (rec, rec_fit, rec_search):  # the warning names the user's line
+        assert [w.filename for w in record if w.category is UserWarning] == [__file__]
+
+
+@pytest.mark.parametrize(
+    "n_splits, n_train, n_test, test",
+    [
+        (10, 270, 30, "auto"),  # one 10-fold CV: held its level
+        (5, 240, 60, "bayesian"),  # one 5-fold CV
+        (10, 150, 150, "corrected-t"),  # halves: 5 x 2 CV held its level
+        (100, 270, 30, "5x2cv-f"),  # not a corrected test
+    ],
+)
+def test_no_warning_where_the_correction_held(n_splits, n_train, n_test, test):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ModelComparison.from_scores(_scores(n_splits), n_train, n_test, test=test)
+
+
+def test_no_warning_on_one_kfold_or_the_default_design(data):
+    X, y = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ModelComparison(_models(), scoring="accuracy", random_state=0).fit(X, y)
+        ModelComparison(_models(), scoring="accuracy", cv=KFold(5)).fit(X, y)
+        ModelComparison(
+            _models(), scoring="accuracy", test="corrected-t", random_state=0
+        ).fit(X, y)
 
 
 def test_auto_picks_the_test_for_the_design(data):
