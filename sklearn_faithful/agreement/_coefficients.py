@@ -743,6 +743,23 @@ def _warn_few_units(units, coefficient, weights):
         )
 
 
+def _check_scale(coefficient, level_of_measurement, weights):
+    """Alpha takes a level of measurement, the kappa family weights: the
+    other one would be silently ignored."""
+    if coefficient == "krippendorff_alpha" and weights is not None:
+        raise ValueError(
+            f"weights={weights!r} are the kappa family's; Krippendorff's alpha "
+            "takes level_of_measurement ('ordinal', 'interval', 'ratio') instead."
+        )
+    if coefficient != "krippendorff_alpha" and level_of_measurement != "nominal":
+        level = getattr(level_of_measurement, "__name__", level_of_measurement)
+        raise ValueError(
+            f"level_of_measurement={level!r} is Krippendorff's alpha's; "
+            f"coefficient={coefficient!r} takes weights instead (ordinal data: "
+            "weights='ordinal', interval: 'quadratic', ratio: 'ratio')."
+        )
+
+
 def _scale_name(coefficient, level_of_measurement, weights):
     if coefficient == "krippendorff_alpha":
         return getattr(level_of_measurement, "__name__", str(level_of_measurement))
@@ -786,11 +803,12 @@ def agreement_confidence_interval(
         ``interval="percentile"`` it is that function's interval.
     level_of_measurement : {"nominal", "ordinal", "interval", "ratio"} or \
 callable, default="nominal"
-        Alpha's metric, as in :func:`krippendorff_alpha`.
+        Alpha's metric, as in :func:`krippendorff_alpha`; the other
+        coefficients refuse any level but "nominal" (they take ``weights``).
     weights : {None, "linear", "quadratic", "ordinal", "radical", "ratio"}, \
 default=None
         The kappa family's weights, as in :func:`fleiss_kappa` (Cohen's kappa
-        takes None, "linear" or "quadratic").
+        takes None, "linear" or "quadratic"); alpha refuses them.
     value_domain : array-like, default=None
         Every value of the scale, in order.
     method : {"bootstrap", "krippendorff"}, default="bootstrap"
@@ -840,6 +858,7 @@ default=None
             f"method='krippendorff' is Krippendorff's bootstrap of alpha; "
             f"coefficient={coefficient!r} takes method='bootstrap'."
         )
+    _check_scale(coefficient, level_of_measurement, weights)
     if interval is None:
         interval = "bca" if method == "bootstrap" else "percentile"
     if method == "krippendorff" and interval != "percentile":

@@ -376,7 +376,6 @@ default="nominal"
     if codes.shape[0] == 2 and weights in (None, "quadratic"):
         coefficients.append("cohen_kappa")
     common = dict(
-        level_of_measurement=level_of_measurement,
         value_domain=value_domain,
         confidence_level=confidence_level,
         n_resamples=n_resamples,
@@ -388,7 +387,11 @@ default="nominal"
         name: agreement_confidence_interval(
             reliability_data,
             coefficient=name,
-            weights=None if name == "krippendorff_alpha" else weights,
+            **(
+                {"level_of_measurement": level_of_measurement}
+                if name == "krippendorff_alpha"
+                else {"weights": weights}
+            ),
             interval=interval,
             **common,
         )

@@ -355,3 +355,12 @@ def test_bca_when_one_unit_holds_all_disagreement():
     data = [[1] + [0] * 59, [0] * 60]
     res = agreement_confidence_interval(data, n_resamples=999, random_state=0)
     assert np.isfinite(res.confidence_interval).all()
+
+
+def test_a_scale_the_coefficient_does_not_take_is_refused():
+    with pytest.raises(ValueError, match="kappa family's"):
+        agreement_confidence_interval(K2011, weights="quadratic")
+    with pytest.raises(ValueError, match="takes weights instead"):
+        agreement_confidence_interval(
+            K2011, coefficient="fleiss_kappa", level_of_measurement="ordinal"
+        )
