@@ -61,9 +61,11 @@ replicate; the tuning uses ``[BASE_SEED, crc32("tune|" + cell), 0]``.
 import argparse
 import json
 import os
+import sys
 import time
 import warnings
 import zlib
+from pathlib import Path
 
 import numpy as np
 import sklearn
@@ -71,6 +73,9 @@ from sklearn.model_selection import KFold, RepeatedKFold
 from sklearn.tree import DecisionTreeRegressor
 
 from sklearn_faithful.model_selection import BlockRegularizedMx2CV
+
+sys.path.insert(0, str(Path(__file__).parent))
+from sim_cv_tests import friedman1_target  # noqa: E402
 
 BASE_SEED = 20261126
 CONFIG_VERSION = 1
@@ -95,14 +100,7 @@ TABLE = os.path.join(_RES, "sim_ct_liberal.txt")
 def make_data(rng, n):
     """make_friedman1 (10 features, noise 1) drawn from a Generator."""
     x = rng.random((n, N_FEATURES))
-    y = (
-        10 * np.sin(np.pi * x[:, 0] * x[:, 1])
-        + 20 * (x[:, 2] - 0.5) ** 2
-        + 10 * x[:, 3]
-        + 5 * x[:, 4]
-        + rng.standard_normal(n)
-    )
-    return x, y
+    return x, friedman1_target(rng, x)
 
 
 def ridge_predict(xtr, ytr, xte, alphas):

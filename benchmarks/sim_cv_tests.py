@@ -140,14 +140,19 @@ def make_data(rng, task, n):
         score = z.sum(axis=1) / np.sqrt(N_FEATURES) + 0.5 * rng.standard_normal(n)
         return z, (score > 0).astype(int)
     z = rng.random((n, N_FEATURES))
-    y = (
+    return z, friedman1_target(rng, z)
+
+
+def friedman1_target(rng, z):
+    """Friedman's (1991) regression target of the first five columns of ``z``,
+    noise 1 (``sklearn.datasets.make_friedman1``), drawn from ``rng``."""
+    return (
         10 * np.sin(np.pi * z[:, 0] * z[:, 1])
         + 20 * (z[:, 2] - 0.5) ** 2
         + 10 * z[:, 3]
         + 5 * z[:, 4]
-        + rng.standard_normal(n)
+        + rng.standard_normal(z.shape[0])
     )
-    return z, y
 
 
 def views(rng, task, kind, z):
