@@ -167,18 +167,22 @@ def _alpha_of_sums(sums, delta, q, agreements=False):
         return alpha, 1.0 - d_o / top, 1.0 - d_e / top
 
 
+def _unit_coincidences(counts):
+    """Each unit's coincidences, (u, q, q) (Krippendorff 2011, the coincidence
+    matrix): ``o_u[c, k] = (n_uc n_uk - [c = k] n_uc) / (m_u - 1)``."""
+    q = counts.shape[1]
+    o = (counts[:, :, None] * counts[:, None, :]).astype(np.float64)
+    o[:, np.arange(q), np.arange(q)] -= counts
+    return o / (counts.sum(axis=1) - 1)[:, None, None]
+
+
 def _alpha_features(counts, level, domain):
     q = domain.size
-    m = counts.sum(axis=1)
-    scale = 1.0 / (m - 1)
     if level == "ordinal":
-        # o_u[c, k] = (n_uc n_uk - [c = k] n_uc) / (m_u - 1)
-        o = counts[:, :, None] * counts[:, None, :]
-        o[:, np.arange(q), np.arange(q)] -= counts
-        features = o.reshape(-1, q * q) * scale[:, None]
+        features = _unit_coincidences(counts).reshape(-1, q * q)
         return features, functools.partial(_alpha_of_sums, delta=None, q=q)
     delta = _distance(domain, level)
-    do = np.einsum("uc,ck,uk->u", counts, delta, counts) * scale
+    do = np.einsum("uc,ck,uk->u", counts, delta, counts) / (counts.sum(axis=1) - 1)
     features = np.column_stack([do, counts])
     return features, functools.partial(_alpha_of_sums, delta=delta, q=q)
 
@@ -229,6 +233,8 @@ class _Units:
     n_units: int
     n_coders: int
     n_pairable: int
+    rows: np.ndarray = None
+    domain: np.ndarray = None
 
     def totals(self):
         return (self.counts[:, None] * self.features).sum(axis=0, keepdims=True)
@@ -304,6 +310,8 @@ def _prepare(
         n_units=int(counts.shape[0]),
         n_coders=n_coders,
         n_pairable=int(np.count_nonzero(counts.sum(axis=1) >= 2)),
+        rows=rows,
+        domain=domain,
     )
 
 
@@ -647,7 +655,7 @@ def _krippendorff_block(rng, size, *, n_pairs, shares, delta, expected):
     return np.maximum(1.0 - (drawn @ delta) / (n_pairs * expected), -1.0)
 
 
-def _krippendorff_bootstrap(codes, domain, level, n_resamples, rng, n_jobs, verbose):
+def _krippendorff_bootstrap(units, level, n_resamples, rng, n_jobs, verbose):
     """Hayes and Krippendorff's bootstrap of alpha, as their KALPHA macro.
 
     The unordered pairs (c <= k) are drawn with the probabilities of the
@@ -655,15 +663,12 @@ def _krippendorff_bootstrap(codes, domain, level, n_resamples, rng, n_jobs, verb
     ``M = min(25 q, (m - 1) n / 2)`` of them (q: non-zero coincidence
     cells, m: coders). A bootstrap alpha of 1 is set to 0 in as many samples
     as all-agreeing pair sets are expected by chance (``B sum_c (o_cc /
-    n)^P``, P pairs in the data) when more than one value occurs.
+    n)^P``, P pairs in the data) when more than one value occurs. ``units``
+    are alpha's (:func:`_prepare`): the distinct rows of the pairable units.
     """
-    counts = value_counts(codes, domain.size)
-    m = counts.sum(axis=1)
-    counts = counts[m >= 2]
-    m = m[m >= 2]
+    rows, per_row, domain = units.rows, units.counts, units.domain
     q = domain.size
-    o = np.einsum("uc,uk->ck", counts / (m - 1)[:, None], counts)
-    o[np.arange(q), np.arange(q)] -= (counts / (m - 1)[:, None]).sum(axis=0)
+    o = np.einsum("r,rck->ck", per_row, _unit_coincidences(rows))
     n_c = o.sum(axis=1)
     n = n_c.sum()
     delta = _ordinal_distance(n_c) if level == "ordinal" else _distance(domain, level)
@@ -671,7 +676,7 @@ def _krippendorff_bootstrap(codes, domain, level, n_resamples, rng, n_jobs, verb
     upper = np.triu_indices(q)
     shares = np.where(upper[0] == upper[1], 1.0, 2.0) * o[upper] / n
     shares = np.clip(shares, 0, None) / shares.sum()
-    n_pairs = int(min(25 * np.count_nonzero(o > 1e-12), (codes.shape[0] - 1) * n / 2))
+    n_pairs = int(min(25 * np.count_nonzero(o > 1e-12), (units.n_coders - 1) * n / 2))
     draw = functools.partial(
         _krippendorff_block,
         n_pairs=n_pairs,
@@ -689,7 +694,8 @@ def _krippendorff_bootstrap(codes, domain, level, n_resamples, rng, n_jobs, verb
     )
     diagonal = np.diag(o) / n
     if np.count_nonzero(diagonal) > 1:
-        n_pairs_data = float(np.sum(m * (m - 1) / 2))
+        m = rows.sum(axis=1)
+        n_pairs_data = float(np.sum(per_row * m * (m - 1) / 2))
         expected_ones = int(round(n_resamples * np.sum(diagonal**n_pairs_data)))
         ones = np.flatnonzero(dist == 1.0)[:expected_ones]
         dist[ones] = 0.0
@@ -874,11 +880,8 @@ default=None
         )
     statistic, observed, expected = units.values(units.totals())
     if method == "krippendorff":
-        codes, domain = check_reliability_data(
-            reliability_data, value_domain, level_of_measurement=level_of_measurement
-        )
         dist = _krippendorff_bootstrap(
-            codes, domain, level_of_measurement, n_resamples, rng, n_jobs, verbose
+            units, level_of_measurement, n_resamples, rng, n_jobs, verbose
         )
     else:
         draw = functools.partial(
@@ -910,6 +913,7 @@ default=None
         "two-sided",
         degenerate=degenerate,
         jackknife=units.jackknife,
+        stacklevel=4,
     )
     return AgreementInterval(
         statistic=statistic,

@@ -453,33 +453,60 @@ def _interval(
 
 
 def _bounds(
-    dist, statistic, confidence_level, method, alternative, *, degenerate, jackknife
+    dist,
+    statistic,
+    confidence_level,
+    method,
+    alternative,
+    *,
+    degenerate,
+    jackknife,
+    stacklevel=5,
 ):
     """The interval of a bootstrap distribution by ``method``, the one choice
     every bootstrap interval makes: percentile or basic (:func:`_interval`),
     or BCa (:func:`_bca_interval`, with ``jackknife()`` called only then); a
-    degenerate distribution gives its one value.
+    degenerate distribution gives its one value. A zero-width interval of a
+    distribution that is not degenerate is said, as it would read as
+    certainty. ``stacklevel`` of the warnings: the frames from here to the
+    user's call.
     """
     if method != "bca":
-        return _interval(
-            dist, statistic, confidence_level, method, alternative, stacklevel=6
+        interval = _interval(
+            dist,
+            statistic,
+            confidence_level,
+            method,
+            alternative,
+            stacklevel=stacklevel + 1,
         )
-    if degenerate:
+    elif degenerate:
         point = float(dist[~np.isnan(dist)][0])
         return ConfidenceInterval(
             -np.inf if alternative == "less" else point,
             np.inf if alternative == "greater" else point,
         )
-    interval = _bca_interval(
-        dist, statistic, jackknife(), confidence_level, alternative
-    )
-    if np.isnan(interval).any():
+    else:
+        interval = _bca_interval(
+            dist, statistic, jackknife(), confidence_level, alternative
+        )
+        if np.isnan(interval).any():
+            warnings.warn(
+                "the BCa interval is undefined for these data (the resamples lie "
+                "on one side of the estimate, or none is valid); use "
+                "method='percentile' or more data.",
+                RuntimeWarning,
+                stacklevel=stacklevel,
+            )
+    low, high = interval
+    if low == high and not degenerate:
         warnings.warn(
-            "the BCa interval is undefined for these data (the resamples lie on "
-            "one side of the estimate, or none is valid); use method='percentile' "
-            "or more data.",
+            f"the interval [{low:.6g}, {high:.6g}] has zero width: more than "
+            f"{1 - confidence_level:.0%} of the resamples gave the same value. "
+            "This says the data are too few or the metric saturates, not that "
+            "it is known exactly.",
             RuntimeWarning,
-            stacklevel=5,
+            stacklevel=stacklevel,
         )
     return interval
 
@@ -1003,16 +1030,6 @@ def _bootstrap_interval(
         degenerate=degenerate,
         jackknife=data.jackknife,
     )
-    low, high = interval
-    if low == high and not degenerate:
-        warnings.warn(
-            f"the interval [{low:.6g}, {high:.6g}] has zero width: more than "
-            f"{1 - confidence_level:.0%} of the resamples gave the same value. "
-            "This says the data are too few or the metric saturates, not that "
-            "it is known exactly.",
-            RuntimeWarning,
-            stacklevel=4,
-        )
     few = _few_items_warning(data)
     if few is not None:
         warnings.warn(few, RuntimeWarning, stacklevel=4)

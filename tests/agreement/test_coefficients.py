@@ -364,3 +364,35 @@ def test_a_scale_the_coefficient_does_not_take_is_refused():
         agreement_confidence_interval(
             K2011, coefficient="fleiss_kappa", level_of_measurement="ordinal"
         )
+
+
+def test_krippendorff_bootstrap_equals_drawing_pairs_one_by_one():
+    # Hayes & Krippendorff (2007) as the KALPHA macro: M unordered pairs drawn
+    # from p_cc = o_cc / n, p_ck = 2 o_ck / n; alpha* = 1 - sum delta / (M D_e).
+    # Here the pairs are drawn one by one from the coincidence matrix computed
+    # directly from its definition; the package draws multinomial counts.
+    from scipy.stats import ks_2samp
+
+    data = _random_data(14, n_coders=3, n_units=40, k=3, missing=0.2)
+    o = np.zeros((3, 3))
+    for unit in data.T:
+        values = [int(v) - 1 for v in unit if not np.isnan(v)]
+        for i, a in enumerate(values):  # ordered pairs of different coders
+            for j, b in enumerate(values):
+                if i != j:
+                    o[a, b] += 1 / (len(values) - 1)
+    n_c, n = o.sum(axis=1), o.sum()
+    delta = 1 - np.eye(3)
+    d_e = (n_c @ delta @ n_c) / (n * (n - 1))
+    pairs = [(c, k) for c in range(3) for k in range(c, 3)]
+    p = np.array([o[c, k] * (1 if c == k else 2) / n for c, k in pairs])
+    m = int(min(25 * np.count_nonzero(o), (3 - 1) * n / 2))
+    rng = np.random.default_rng(0)
+    loop = []
+    for _ in range(3000):
+        drawn = rng.choice(len(pairs), size=m, p=p / p.sum())
+        loop.append(max(1 - sum(delta[pairs[i]] for i in drawn) / (m * d_e), -1))
+    res = agreement_confidence_interval(
+        data, method="krippendorff", n_resamples=3000, random_state=1
+    )
+    assert ks_2samp(res.bootstrap_distribution, loop).pvalue > 0.001
