@@ -13,7 +13,6 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.metrics import confusion_matrix
 from sklearn.utils import indexable
 
 from ..model_selection._design import _cv_result_splits
@@ -22,6 +21,7 @@ from ..utils._validation import (
     _check_classes,
     _check_sample_weight,
     _check_y_true,
+    _encode,
     _refuse_booleans,
 )
 from ._options import CORRELATIONS
@@ -349,12 +349,9 @@ def _effective_counts(counts, factor):
     return factor * counts.sum(axis=0)  # eqs. 18, 19, 21: TP_e = c sum TP, ...
 
 
-def _count_split(estimator, X, y, train, test, *, classes, sample_weight=None):
-    """One-vs-rest (TP, FP, FN, TN) per class of a fitted estimator on ``test``.
-
-    With ``sample_weight`` each count is the sum of its test items' weights.
-    """
-    X_test, y_test = _safe_split(estimator, X, y, test, train)
+def _predict_split(estimator, X, y, train, test, *, classes):
+    """A fitted estimator's predictions on ``test``, as indices into ``classes``."""
+    X_test, _ = _safe_split(estimator, X, y, test, train)
     y_pred = np.asarray(estimator.predict(X_test))
     unknown = ~np.isin(y_pred, classes)
     if unknown.any():
@@ -363,12 +360,35 @@ def _count_split(estimator, X, y, train, test, *, classes, sample_weight=None):
             f"{y_pred[unknown][0]!r}, which is not among the classes of y "
             f"{classes.tolist()}."
         )
-    weight = None if sample_weight is None else sample_weight[test]
-    cm = confusion_matrix(y_test, y_pred, labels=classes, sample_weight=weight)
+    return _encode(y_pred, classes)
+
+
+def _one_vs_rest_counts(y_index, pred_index, n_classes, weight=None):
+    """(TP, FP, FN, TN) per class, shape (n_classes, 4), from class indices.
+
+    With ``weight`` each count is the sum of its items' weights.
+    """
+    cm = np.bincount(
+        y_index * n_classes + pred_index, weights=weight, minlength=n_classes**2
+    ).reshape(n_classes, n_classes)  # rows: truth, columns: prediction
+    if weight is None:
+        cm = cm.astype(np.int64)
     tp = np.diag(cm)
     fp = cm.sum(axis=0) - tp
     fn = cm.sum(axis=1) - tp
     return np.column_stack([tp, fp, fn, cm.sum() - tp - fp - fn])
+
+
+def _count_split(estimator, X, y, train, test, *, classes, sample_weight=None):
+    """One-vs-rest (TP, FP, FN, TN) per class of a fitted estimator on ``test``.
+
+    With ``sample_weight`` each count is the sum of its test items' weights.
+    """
+    pred = _predict_split(estimator, X, y, train, test, classes=classes)
+    y_test = np.asarray(_safe_split(estimator, X, y, test, train)[1])
+    truth = _encode(y_test, classes, name="y", hint="")
+    weight = None if sample_weight is None else sample_weight[test]
+    return _one_vs_rest_counts(truth, pred, classes.size, weight)
 
 
 def _as_counts_array(per_split, shape, weighted):

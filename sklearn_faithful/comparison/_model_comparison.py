@@ -46,6 +46,7 @@ from ._cv_tests import (
     corrected_resampled_ttest,
     paired_ttest_5x2cv,
 )
+from ._options import DEFAULT_REPETITIONS
 from ._plot import _plot_pairs
 
 # benchmarks/sim_ct_liberal.py (seed 20261126), k-NN against ridge regression
@@ -329,7 +330,9 @@ class ModelComparison(_BaseComparison):
         return list(self.estimators.items())
 
     def _default_cv(self):
-        return BlockRegularizedMx2CV(n_repetitions=5, random_state=self.random_state)
+        return BlockRegularizedMx2CV(
+            DEFAULT_REPETITIONS, random_state=self.random_state
+        )
 
     def _classifies(self):
         return all(is_classifier(e) for e in self.estimators.values())

@@ -13,3 +13,10 @@ AVERAGES = ("binary", "micro", "macro")
 
 # named correlation factors of the effective counts (Wang & Li 2019, eq. 16)
 CORRELATIONS = ("wang2019", "wang2015", "independent")
+
+# m of the default m x 2 BCV of both front doors (ModelComparison, and
+# BayesModelComparison's paired test); the paper's unpaired test keeps its 3x2
+DEFAULT_REPETITIONS = 5
+
+# where the paired test's scale comes from (PairedBayesTestResult.variance)
+VARIANCES = ("design", "splits")

@@ -89,6 +89,91 @@ def _difference_posterior(differences, n_repetitions):
     return float(differences.mean()), scale, float(m)
 
 
+# F = c TP / (b TP + g FP + d FN): precision, recall and F1 as (c, b, g, d)
+_RATIO = {
+    "precision": (1.0, 1.0, 1.0, 0.0),
+    "recall": (1.0, 1.0, 0.0, 1.0),
+    "f1": (2.0, 2.0, 1.0, 1.0),
+}
+
+
+def _influences(truth, pred, counts, metric, average, pos):
+    """Each test item's influence on one split's metric (the delta method).
+
+    ``counts`` are the split's one-vs-rest (TP, FP, FN, TN) per class (weighted
+    or not), ``truth`` and ``pred`` the items' class indices. For ``F = c TP /
+    D`` with ``D = b TP + g FP + d FN`` on proportions (counts over their total
+    W), ``dF/dTP = (c - F b) / D``, ``dF/dFP = -F g / D`` and ``dF/dFN = -F d /
+    D``. A correct item adds to TP of its class, a wrong one to FP of the
+    predicted class and FN of the true one, so its influence is ``dF/dTP[y]``
+    or ``dF/dFP[p] + dF/dFN[y]``; ``F - F_split`` is then ``sum_i (w_i / W)
+    infl_i`` to first order, and that sum is 0 on the split itself (F is
+    homogeneous of degree 0 in the counts). Binary uses the positive class,
+    micro the pooled counts, macro the mean over classes.
+    """
+    c, b, g, d = _RATIO[metric]
+    counts = np.asarray(counts, dtype=np.float64)[:, :3] / counts[0].sum()
+    if average == "micro":
+        counts = np.broadcast_to(counts.sum(axis=0), counts.shape)
+    tp, fp, fn = counts.T
+    den = b * tp + g * fp + d * fn
+    with np.errstate(divide="ignore", invalid="ignore"):
+        score = c * tp / den
+        grads = np.stack([(c - score * b) / den, -score * g / den, -score * d / den])
+    if average == "binary":
+        keep = np.zeros(counts.shape[0], dtype=bool)
+        keep[pos] = True
+        grads = np.where(keep, grads, 0.0)
+    elif average == "macro":
+        grads = grads / counts.shape[0]
+    d_tp, d_fp, d_fn = grads
+    return np.where(truth == pred, d_tp[truth], d_fp[pred] + d_fn[truth])
+
+
+def _design_posterior(differences, contributions, tests, n_samples):
+    """Location, scale and df of the posterior t of ``mu`` from the items.
+
+    ``contributions[s][i]`` is ``(w_i / W_s) (infl_B - infl_A)`` of the i-th
+    test item of split s (``tests[s]`` its indices), so that
+    ``d_s - mu_s ~ sum_i contributions[s][i]`` (:func:`_influences`). The
+    variance of ``dbar`` has a test part, from the items, and a training
+    part, from the half-differences (formulas page, "The design-based
+    variance")::
+
+        V_test  = (v_items + vbar / 2) / 2
+        V_train = m max(0, S_h^2 - vbar) / (2m)
+
+    where ``u_i = sum_s contributions[s][i] / (2m)`` is item i's share of
+    ``dbar`` and ``v_items = n / (n - 1) sum_i (u_i - ubar)^2`` the test
+    noise of ``dbar`` with the items' actual sharing across partitions,
+    ``vbar / 2`` the same noise shared fully (``v_s`` the test variance of
+    ``d_s`` given its models, ``vbar`` their mean); ``S_h^2 = sum_j (d_j1 -
+    d_j2)^2 / (2m)``, whose excess over ``vbar`` is the training-set variance
+    of one split, inflated by ``m`` (training halves of two partitions share
+    half their items: rho1 = 0, rho2 = 1/2). The df are Welch-Satterthwaite's,
+    with ``n - 1`` for the test part and ``m`` for the training part.
+    """
+    m = differences.size // 2
+    d = differences.reshape(m, 2)
+    share = np.zeros(n_samples)
+    v_splits = np.empty(2 * m)
+    for s, (test, contrib) in enumerate(zip(tests, contributions, strict=True)):
+        share[test] += contrib
+        k = contrib.size
+        v_splits[s] = np.sum(contrib**2) * k / max(k - 1, 1)
+    share /= 2 * m
+    v_items = float(np.var(share) * n_samples**2 / (n_samples - 1))
+    vbar = float(v_splits.mean())
+    s_h = float(np.sum((d[:, 0] - d[:, 1]) ** 2) / (2 * m))
+    v_test = (v_items + vbar / 2) / 2
+    v_train = m * max(0.0, s_h - vbar) / (2 * m)
+    s2 = v_test + v_train
+    if s2 <= 0:
+        return float(differences.mean()), 0.0, float(m)
+    df = s2**2 / (v_test**2 / (n_samples - 1) + v_train**2 / m)
+    return float(differences.mean()), float(np.sqrt(s2)), float(df)
+
+
 class _DifferencePosteriorMixin(_BayesResultMixin):
     """``summary`` and ``posterior`` of a result with a posterior t of the
     difference B - A (fields ``difference``, ``scale``, ``df``);
@@ -166,6 +251,12 @@ class PairedBayesTestResult(_DifferencePosteriorMixin):
         Degrees of freedom of the posterior t.
     scale : float
         Scale of the posterior t; 0 when every half-difference is 0.
+    variance : {"design", "splits"}
+        Where the scale comes from: ``"splits"``, the half-differences of
+        the split scores times the design's inflation (:func:`paired_bayes_test`
+        on counts); ``"design"``, the items' paired predictions for the
+        test-set part and the half-differences for the training-set part
+        (:class:`BayesModelComparison`, the default there).
     posterior : scipy.stats frozen distribution
         The posterior t of the difference (a point mass when ``scale`` is 0).
     """
@@ -186,6 +277,7 @@ class PairedBayesTestResult(_DifferencePosteriorMixin):
     scores_b: np.ndarray = field(repr=False)
     df: float
     scale: float
+    variance: str = "splits"
 
     def _summary_head(self):
         return f"{self.metric} (paired)"
@@ -365,7 +457,33 @@ def paired_bayes_test(
     scores_b = _split_scores(arr_b, metric, "counts_b")
     differences = scores_b - scores_a
     loc, scale, df = _difference_posterior(differences, n_splits // 2)
+    return _paired_result(
+        scores_a,
+        scores_b,
+        (loc, scale, df),
+        metric=metric,
+        average=average,
+        rope=rope,
+        confidence_level=confidence_level,
+        variance="splits",
+        stacklevel=4,
+    )
 
+
+def _paired_result(
+    scores_a,
+    scores_b,
+    posterior,
+    *,
+    metric,
+    average,
+    rope,
+    confidence_level,
+    variance,
+    stacklevel,
+):
+    """The :class:`PairedBayesTestResult` of a posterior ``(loc, scale, df)``."""
+    loc, scale, df = posterior
     rope = float(rope)
     p_h0, p_worse, p_better = _difference_probabilities(
         loc,
@@ -375,7 +493,7 @@ def paired_bayes_test(
         "Every within-partition half-difference is 0, so the per-split "
         "differences carry",
         "counts",
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
     return PairedBayesTestResult(
         metric=metric,
@@ -394,4 +512,60 @@ def paired_bayes_test(
         scores_b=scores_b,
         df=df,
         scale=scale,
+        variance=variance,
+    )
+
+
+def _paired_design_test(
+    truth,
+    preds_a,
+    preds_b,
+    tests,
+    counts_a,
+    counts_b,
+    weight,
+    *,
+    pos,
+    metric,
+    average,
+    rope,
+    confidence_level,
+):
+    """The paired test with the design-based variance, from the items.
+
+    ``truth`` holds every item's class index, ``preds_a[s]`` and
+    ``preds_b[s]`` the models' predicted class indices on ``tests[s]``,
+    ``counts_*`` the per-split one-vs-rest counts (n_splits, n_classes, 4)
+    and ``weight`` the sample weights or None. The location is the mean
+    split difference, as in :func:`paired_bayes_test`; the scale is
+    :func:`_design_posterior`'s.
+    """
+    counts_a, counts_b = np.asarray(counts_a), np.asarray(counts_b)
+    pooled = {"binary": lambda c: c[:, pos], "micro": lambda c: c.sum(axis=1)}
+    pick = pooled.get(average, lambda c: c)
+    scores_a = _split_scores(pick(counts_a), metric, "counts_a")
+    scores_b = _split_scores(pick(counts_b), metric, "counts_b")
+    contributions = []
+    for s, test in enumerate(tests):
+        y = truth[test]
+        infl = _influences(
+            y, preds_b[s], counts_b[s], metric, average, pos
+        ) - _influences(y, preds_a[s], counts_a[s], metric, average, pos)
+        share = (
+            np.full(test.size, 1.0 / test.size)
+            if weight is None
+            else weight[test] / weight[test].sum()
+        )
+        contributions.append(share * infl)
+    posterior = _design_posterior(scores_b - scores_a, contributions, tests, truth.size)
+    return _paired_result(
+        scores_a,
+        scores_b,
+        posterior,
+        metric=metric,
+        average=average,
+        rope=rope,
+        confidence_level=confidence_level,
+        variance="design",
+        stacklevel=5,
     )

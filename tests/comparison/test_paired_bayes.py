@@ -13,6 +13,7 @@ from sklearn_faithful.comparison import (
     paired_bayes_test,
 )
 from sklearn_faithful.comparison._paired import _design_inflation
+from sklearn_faithful.model_selection import BlockRegularized3x2CV
 
 A = np.array(
     [[40, 10, 12], [38, 12, 13], [41, 9, 11], [39, 11, 12], [40, 10, 13], [38, 12, 11]]
@@ -153,10 +154,16 @@ def test_summary_and_str():
 def test_comparison_paired():
     X, y = load_breast_cancer(return_X_y=True)
     comp = BayesModelComparison(
-        GaussianNB(), LogisticRegression(max_iter=5000), paired=True, random_state=0
+        GaussianNB(),
+        LogisticRegression(max_iter=5000),
+        paired=True,
+        variance="splits",
+        cv=BlockRegularized3x2CV(random_state=0),
+        random_state=0,
     ).fit(X, y)
     for metric, res in comp.results_.items():
         assert isinstance(res, PairedBayesTestResult)
+        assert res.variance == "splits"
         direct = paired_bayes_test(comp.counts_a_, comp.counts_b_, metric=metric)
         assert res.p_h1 == direct.p_h1
     table = comp.summary()

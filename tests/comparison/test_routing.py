@@ -89,7 +89,9 @@ def test_routed_weights_reach_the_requesting_fits_and_the_counts(
 def test_weights_without_routing_go_to_both_fits_as_cross_validate(data):
     X, y, w = data
     cv = BlockRegularized3x2CV(random_state=0)
-    comp = BayesModelComparison(_lr(), GaussianNB(), cv=cv, paired=True)
+    comp = BayesModelComparison(
+        _lr(), GaussianNB(), cv=cv, paired=True, variance="splits"
+    )
     comp.fit(X, y, sample_weight=w)
     np.testing.assert_allclose(comp.counts_a_, _hand_counts(_lr(), X, y, cv, w, w))
     np.testing.assert_allclose(

@@ -1,0 +1,364 @@
+"""More power at the same level: candidate variances for the paired F1 decision.
+
+What it measures. Two classifiers A and B are fitted on every split of a
+block-regularized m x 2 CV (m = 3 and m = 5, on the same data set) and
+scored by F1. Each candidate rule turns the split differences (and, for
+some, the items' paired predictions) into ``P(H1: B's F1 > A's F1)``; the
+decision "B better" is ``P(H1) >= 0.95``. Printed per setting, with
+Monte-Carlo standard errors sqrt(p (1 - p) / reps):
+
+- nulls (A and B exchangeable, so E[F1_B - F1_A] = 0 exactly): the rate of
+  the false claim "B better" (target <= 6.5% in every setting);
+- alternatives: the rate of "B better", and that rate as a fraction of the
+  oracle z-test, which knows sd(dbar) (the standard deviation of the mean
+  split difference over data sets, estimated from the same reps) and claims
+  "B better" when dbar / sd >= z_0.95. "t-true" is the t-test with that true
+  scale on m degrees of freedom (t_m quantile), as the audit reported it.
+
+Data ("feat" generator). x ~ N(0, I_10); the logit is b . x with b = (c, B,
+B, B, B, 0, ...) (feature 0 carries the effect c, features 1-4 the common
+signal B) plus an intercept for the prevalence; y ~ Bernoulli(sigmoid).
+- "gain" (alternative): A sees every feature but 0, B every feature; the
+  audit's "logistic regression with and without one informative feature".
+- "drop" (null): c = B; A drops feature 0, B drops feature 1 (exchangeable;
+  the two models' errors are strongly correlated, as for two variants of a
+  pipeline).
+- "halves" (null): the signal spread over 8 features, A sees 4, B the other
+  4 (exchangeable, weakly correlated errors).
+- "seeds" (null): the same random forest on all features, two seeds.
+Learners: logistic regression, a depth-4 tree, 7-NN (scaled by the
+standardized generator), gradient boosting (50 depth-2 trees), random forest.
+
+Rules:
+- ``T`` (the package's paired test): half-differences, t_m, the design
+  inflation averaged over the paper's rectangle (3.852 for m = 3).
+- ``JDT``: test noise by the delta method on each split's 8 joint cells
+  (y, pred_A, pred_B), a repetition's test noise taken as fully shared
+  (V_test = vbar / 2), training part from the half-differences with K = 3,
+  Welch-Satterthwaite df.
+- ``DES``: design-based. Item i's F1 influence g_i(j) in partition j (the
+  delta-method gradient of its cell); V_test = var(mean_j g_i(j)) / n, the
+  test noise of dbar with the items' actual sharing across partitions;
+  V_train = K max(0, S_h - vbar) / (2m) as JDT; WS df. ``DESk`` uses the
+  rectangle's K instead of 3.
+- ``ITEM``: V_test alone (no training part), z: the naive item-level rule.
+
+Seeds: np.random.SeedSequence([BASE_SEED, crc32(setting), rep]); resumable
+(finished chunks cached in benchmarks/results/sim_paired_power.json).
+
+Run: python benchmarks/sim_paired_power.py [--reps 1000] [--only NAME ...]
+"""
+
+import argparse
+import json
+import math
+import os
+import time
+import zlib
+
+import numpy as np
+from scipy import optimize, special, stats
+from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.tree import DecisionTreeClassifier
+
+from sklearn_faithful.model_selection import BlockRegularizedMx2CV
+
+BASE_SEED = 20261126
+CHUNK = 50
+THRESHOLD = 0.95
+P = 10
+_RES = os.path.join(os.path.dirname(__file__), "results")
+CACHE_DIR = os.path.join(_RES, "sim_paired_power")  # one JSON file per setting
+
+
+def _setting(name, gen, learner, n, prev, c=1.0, held=False, kind="null"):
+    return dict(
+        name=name, gen=gen, learner=learner, n=n, prev=prev, c=c, held=held, kind=kind
+    )
+
+
+SETTINGS = [
+    # tuning: nulls
+    _setting("drop lr .5 600", "drop", "lr", 600, 0.5),
+    _setting("drop tree .5 600", "drop", "tree", 600, 0.5),
+    _setting("drop knn .5 600", "drop", "knn", 600, 0.5),
+    _setting("drop lr .2 300", "drop", "lr", 300, 0.2),
+    _setting("halves lr .5 600", "halves", "lr", 600, 0.5),
+    _setting("halves tree .2 600", "halves", "tree", 600, 0.2),
+    _setting("seeds rf .5 600", "seeds", "rf", 600, 0.5),
+    # tuning: alternatives
+    _setting("gain lr .5 600", "gain", "lr", 600, 0.5, c=0.9, kind="power"),
+    _setting("gain lr .2 300", "gain", "lr", 300, 0.2, c=0.9, kind="power"),
+    _setting("gain tree .5 600", "gain", "tree", 600, 0.5, c=1.2, kind="power"),
+    _setting("gain knn .5 600", "gain", "knn", 600, 0.5, c=1.2, kind="power"),
+    # held back from every choice
+    _setting("drop gb .1 1000", "drop", "gb", 1000, 0.1, held=True),
+    _setting("halves knn .5 200", "halves", "knn", 200, 0.5, held=True),
+    _setting("drop tree .3 2000", "drop", "tree", 2000, 0.3, held=True),
+    _setting("seeds rf .2 300", "seeds", "rf", 300, 0.2, held=True),
+    _setting("gain gb .3 1000", "gain", "gb", 1000, 0.3, c=0.6, held=True, kind="power"),
+]
+RULES = ("T", "JDT", "JDTm", "DES", "DESm", "DESk", "MIX", "ITEM")
+SIGNAL = 0.5  # B: the common signal per feature
+FLIP = 0.3   # share of labels replaced by a draw at the prevalence
+
+
+# --------------------------------------------------------------------------
+# data and learners
+
+
+def _intercept(prev, scale):
+    """b0 with E[sigmoid(b0 + scale Z)] = prev, Z ~ N(0, 1) (Gauss-Hermite)."""
+    z, w = np.polynomial.hermite_e.hermegauss(60)
+    w = w / w.sum()
+    return optimize.brentq(lambda b0: w @ special.expit(b0 + scale * z) - prev, -20, 20)
+
+
+def make_data(rng, s):
+    n, x = s["n"], rng.standard_normal((s["n"], P))
+    b = np.zeros(P)
+    if s["gen"] == "halves":
+        b[:8] = SIGNAL * 0.7
+    else:
+        b[0] = s["c"] if s["gen"] == "gain" else SIGNAL
+        b[1:5] = SIGNAL
+    logit = x @ b
+    logit += _intercept(s["prev"], float(np.linalg.norm(b)))
+    y = (rng.random(n) < special.expit(logit)).astype(int)
+    flip = rng.random(n) < FLIP
+    y[flip] = rng.random(int(flip.sum())) < s["prev"]  # label noise at the prevalence
+    if s["gen"] in ("gain", "drop"):
+        cols_a = np.r_[1:P]
+        cols_b = np.r_[0:P] if s["gen"] == "gain" else np.r_[0, 2:P]
+    elif s["gen"] == "halves":
+        cols_a, cols_b = np.r_[0:4, 8:10], np.r_[4:8, 8:10]
+    else:
+        cols_a = cols_b = np.r_[0:P]
+    return x, y, cols_a, cols_b
+
+
+def make_learner(name, seed):
+    if name == "lr":
+        return LogisticRegression(solver="newton-cholesky")
+    if name == "tree":
+        return DecisionTreeClassifier(max_depth=4, min_samples_leaf=5)
+    if name == "knn":
+        return KNeighborsClassifier(7)
+    if name == "gb":
+        return GradientBoostingClassifier(n_estimators=30, max_depth=2, random_state=seed)
+    return RandomForestClassifier(
+        n_estimators=25, min_samples_leaf=3, random_state=seed, n_jobs=1
+    )
+
+
+# --------------------------------------------------------------------------
+# rules
+
+
+def _f1_grad(pr):
+    """d F1 / d p over the (y, pred) cells; 0 where F1 is undefined."""
+    tp, fp, fn = pr[1, 1], pr[0, 1], pr[1, 0]
+    den = 2 * tp + fp + fn
+    g = np.zeros((2, 2))
+    if den > 0:
+        g[1, 1] = 2 * (fp + fn) / den**2
+        g[0, 1] = g[1, 0] = -2 * tp / den**2
+    return g
+
+
+def _f1(y, p):
+    tp = np.sum((y == 1) & (p == 1))
+    den = 2 * tp + np.sum(y != p)
+    return 2 * tp / den if den else np.nan
+
+
+def split_terms(y, pa, pb):
+    """F1_B - F1_A, per-item influence and its split variance on one split."""
+    cells = np.bincount(4 * y + 2 * pa + pb, minlength=8).reshape(2, 2, 2) / y.size
+    gb = _f1_grad(cells.sum(axis=1))  # (y, b)
+    ga = _f1_grad(cells.sum(axis=2))  # (y, a)
+    infl = gb[y, pb] - ga[y, pa]
+    return _f1(y, pb) - _f1(y, pa), infl, float(np.mean(infl**2) / y.size)
+
+
+def _p(loc, scale, df):
+    if scale <= 0:
+        return 0.5 if loc == 0 else float(loc > 0)
+    return float(special.stdtr(df, loc / scale))
+
+
+def k_avg(m, r1=(0.0, 0.5), r2=(0.25, 0.5)):
+    a = 1.0 + 2.0 * (m - 1) * sum(r2) / 2
+    return (a + 1.0) * math.log((1 - r1[0]) / (1 - r1[1])) / (r1[1] - r1[0]) - 1.0
+
+
+def rules(st):
+    """P(H1) of every rule from a replicate's stored statistics ``st``.
+
+    ``st``: d (2m split differences, partition by partition), v (2m
+    delta-method variances of the split differences given the models),
+    v_items (the variance of dbar's test part from the items' mean
+    influence over partitions) and n.
+    """
+    d = np.asarray(st["d"]).reshape(-1, 2)
+    v, v_items, n = np.asarray(st["v"]), st["v_items"], st["n"]
+    m = d.shape[0]
+    dbar = float(d.mean())
+    h = d[:, 0] - d[:, 1]
+    s_h = float(np.sum(h**2) / (2 * m))
+    vbar = float(v.mean())
+    out = {"T": _p(dbar, math.sqrt(k_avg(m) * s_h / (2 * m)), m)}
+
+    def hybrid(v_test, k, df_test):
+        v_train = k * max(0.0, s_h - vbar) / (2 * m)
+        s2 = v_test + v_train
+        if s2 <= 0:
+            return _p(dbar, 0.0, m)
+        df = s2**2 / (v_test**2 / df_test + v_train**2 / m)
+        return _p(dbar, math.sqrt(s2), df)
+
+    out["JDT"] = hybrid(vbar / 2, 3.0, n / 2 - 1)
+    out["JDTm"] = hybrid(vbar / 2, m, n / 2 - 1)
+    out["DES"] = hybrid(v_items, 3.0, n - 1)
+    out["DESm"] = hybrid(v_items, m, n - 1)
+    out["DESk"] = hybrid(v_items, k_avg(m), n - 1)
+    out["MIX"] = hybrid((vbar / 2 + v_items) / 2, m, n - 1)
+    out["ITEM"] = _p(dbar, math.sqrt(v_items), 1e9)
+    return out
+
+
+# --------------------------------------------------------------------------
+# one replicate
+
+
+def run_rep(s, rep):
+    ss = np.random.SeedSequence([BASE_SEED, zlib.crc32(s["name"].encode()), rep])
+    rng = np.random.default_rng(ss)
+    x, y, ca, cb = make_data(rng, s)
+    seeds = rng.integers(2**31, size=2) if s["gen"] == "seeds" else (0, 0)
+    out = {}
+    for m in (3, 5):
+        cv = BlockRegularizedMx2CV(m, random_state=int(rng.integers(2**31)))
+        d = np.empty((m, 2))
+        v = np.empty((m, 2))
+        infl = np.empty((m, y.size))  # item influences, partition by partition
+        for i, (train, test) in enumerate(cv.split(x, y)):
+            pa = make_learner(s["learner"], int(seeds[0])).fit(x[train][:, ca], y[train])
+            pb = make_learner(s["learner"], int(seeds[1])).fit(x[train][:, cb], y[train])
+            pa = pa.predict(x[test][:, ca]).astype(int)
+            pb = pb.predict(x[test][:, cb]).astype(int)
+            j, k = divmod(i, 2)
+            d[j, k], infl[j, test], v[j, k] = split_terms(y[test], pa, pb)
+        if np.isnan(d).any():
+            out[m] = None
+            continue
+        v_items = float(infl.mean(axis=0).var(ddof=1) / y.size)
+        out[m] = dict(d=d.ravel().tolist(), v=v.ravel().tolist(), v_items=v_items, n=y.size)
+    return out
+
+
+# --------------------------------------------------------------------------
+# cache, run, print
+
+
+def _path(s):
+    return os.path.join(CACHE_DIR, s["name"].replace(" ", "_") + ".json")
+
+
+def _load():
+    cache = {}
+    for s in SETTINGS:
+        if os.path.exists(_path(s)):
+            with open(_path(s)) as f:
+                cache.update(json.load(f))
+    return cache
+
+
+def run(settings, reps):
+    """Run the missing chunks; each setting's file is rewritten after a chunk."""
+    os.makedirs(CACHE_DIR, exist_ok=True)
+    for s in settings:
+        mine = {}
+        if os.path.exists(_path(s)):
+            with open(_path(s)) as f:
+                mine = json.load(f)
+        for start in range(0, reps, CHUNK):
+            key = f"{s['name']}|{start}"
+            if key in mine:
+                continue
+            t0 = time.time()
+            mine[key] = [run_rep(s, r) for r in range(start, start + CHUNK)]
+            with open(_path(s) + ".tmp", "w") as f:
+                json.dump(mine, f)
+            os.replace(_path(s) + ".tmp", _path(s))
+            print(f"{key}: {time.time() - t0:.0f} s", flush=True)
+    return _load()
+
+
+def collect(cache, s, reps):
+    recs = []
+    for start in range(0, reps, CHUNK):
+        recs += cache.get(f"{s['name']}|{start}", [])
+    return recs
+
+
+def _cell(r, n):
+    return f"{r:.3f} ({math.sqrt(max(r * (1 - r), 1e-12) / n):.3f})"
+
+
+def table(settings, cache, reps):
+    lines = []
+    for m in (3, 5):
+        head = f"{'setting (m = %d)' % m:24} {'reps':>5} {'gain':>7}"
+        head += "".join(f"{r:>15}" for r in RULES) + f"{'oracle':>15}{'t-true':>15}"
+        for kind in ("null", "power"):
+            for held in (False, True):
+                rows = [s for s in settings if s["kind"] == kind and s["held"] == held]
+                if not rows:
+                    continue
+                lines.append(
+                    f"\n{kind} settings, {'held back' if held else 'tuning'}, m = {m}"
+                )
+                lines.append(head)
+                for s in rows:
+                    recs = [r[str(m)] for r in collect(cache, s, reps)]
+                    recs = [r for r in recs if r]
+                    if not recs:
+                        continue
+                    nr = len(recs)
+                    dbar = np.array([np.mean(r["d"]) for r in recs])
+                    row = f"{s['name']:24} {nr:>5} {dbar.mean():+7.3f}"
+                    rates = {}
+                    for rule in RULES:
+                        pr = np.array([rules(r)[rule] for r in recs])
+                        rates[rule] = float(np.mean(pr >= THRESHOLD))
+                        row += f"{_cell(rates[rule], nr):>15}"
+                    sd = dbar.std(ddof=1)
+                    oracle = float(np.mean(dbar / sd >= stats.norm.isf(0.05)))
+                    ttrue = float(np.mean(dbar / sd >= stats.t.isf(0.05, m)))
+                    row += f"{_cell(oracle, nr):>15}{_cell(ttrue, nr):>15}"
+                    lines.append(row)
+                    if kind == "power":
+                        frac = "".join(
+                            f"{rates[r] / oracle if oracle else float('nan'):>15.2f}"
+                            for r in RULES
+                        )
+                        lines.append(f"{'  fraction of oracle':38}{frac}")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=1000)
+    parser.add_argument("--only", nargs="*", default=None)
+    parser.add_argument("--no-run", action="store_true")
+    args = parser.parse_args()
+    settings = [s for s in SETTINGS if not args.only or s["name"] in args.only]
+    cache = _load() if args.no_run else run(settings, args.reps)
+    print(table(SETTINGS, cache, args.reps))
+
+
+if __name__ == "__main__":
+    main()
