@@ -349,15 +349,55 @@ def table(settings, cache, reps):
     return "\n".join(lines)
 
 
+SHOWN = {"T": "splits", "MIX": "design"}  # the package's two rules, as named there
+
+
+def rst_table(settings, cache, reps):
+    """The docs' table: the package's two rules, the oracle and t-true, both m."""
+    head = ["setting", "held", "m", "reps", "gain"]
+    head += [*SHOWN.values(), "oracle", "t-true"]
+    rows = []
+    for kind in ("null", "power"):
+        for s in [s for s in settings if s["kind"] == kind]:
+            for m in (3, 5):
+                recs = [r[str(m)] for r in collect(cache, s, reps)]
+                recs = [r for r in recs if r]
+                if not recs:
+                    continue
+                nr = len(recs)
+                dbar = np.array([np.mean(r["d"]) for r in recs])
+                sd = dbar.std(ddof=1)
+                oracle = float(np.mean(dbar / sd >= stats.norm.isf(0.05)))
+                row = [s["name"], "yes" if s["held"] else "", str(m), str(nr)]
+                row.append(f"{dbar.mean():+.3f}")
+                for rule in SHOWN:
+                    rate = float(np.mean([rules(r)[rule] >= THRESHOLD for r in recs]))
+                    text = _cell(rate, nr)
+                    if kind == "power" and oracle:
+                        text += f" [{rate / oracle:.2f}]"
+                    row.append(text)
+                row.append(_cell(oracle, nr))
+                row.append(_cell(float(np.mean(dbar / sd >= stats.t.isf(0.05, m))), nr))
+                rows.append(row)
+    widths = [max(len(r[k]) for r in [head, *rows]) for k in range(len(head))]
+    rule = " ".join("=" * w for w in widths)
+    fmt = lambda r: " ".join(c.ljust(w) for c, w in zip(r, widths, strict=True))  # noqa: E731
+    return "\n".join([rule, fmt(head), rule, *map(fmt, rows), rule]) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=1000)
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--no-run", action="store_true")
+    parser.add_argument("--rst", help="also write the docs' table to this file")
     args = parser.parse_args()
     settings = [s for s in SETTINGS if not args.only or s["name"] in args.only]
     cache = _load() if args.no_run else run(settings, args.reps)
     print(table(SETTINGS, cache, args.reps))
+    if args.rst:
+        with open(args.rst, "w") as f:
+            f.write(rst_table(SETTINGS, cache, args.reps))
 
 
 if __name__ == "__main__":
