@@ -130,47 +130,39 @@ def _influences(truth, pred, counts, metric, average, pos):
     return np.where(truth == pred, d_tp[truth], d_fp[pred] + d_fn[truth])
 
 
-def _design_posterior(differences, contributions, tests, n_samples):
+def _design_posterior(differences, contributions):
     """Location, scale and df of the posterior t of ``mu`` from the items.
 
-    ``contributions[s][i]`` is ``(w_i / W_s) (infl_B - infl_A)`` of the i-th
-    test item of split s (``tests[s]`` its indices), so that
-    ``d_s - mu_s ~ sum_i contributions[s][i]`` (:func:`_influences`). The
-    variance of ``dbar`` has a test part, from the items, and a training
-    part, from the half-differences (formulas page, "The design-based
-    variance")::
+    ``contributions[s]`` holds ``(w_i / W_s) (infl_B - infl_A)`` of split s's
+    test items, so that ``d_s - mu_s ~ sum_i contributions[s][i]``
+    (:func:`_influences`). The variance of ``dbar`` has a test part, from
+    the items, and a training part, from the half-differences (formulas
+    page, "The design-based variance")::
 
-        V_test  = (v_items + vbar / 2) / 2
-        V_train = m max(0, S_h^2 - vbar) / (2m)
+        V_test  = vbar / 2
+        V_train = m max(0, S^2 - vbar) / (2m)
 
-    where ``u_i = sum_s contributions[s][i] / (2m)`` is item i's share of
-    ``dbar`` and ``v_items = n / (n - 1) sum_i (u_i - ubar)^2`` the test
-    noise of ``dbar`` with the items' actual sharing across partitions,
-    ``vbar / 2`` the same noise shared fully (``v_s`` the test variance of
-    ``d_s`` given its models, ``vbar`` their mean); ``S_h^2 = sum_j (d_j1 -
-    d_j2)^2 / (2m)``, whose excess over ``vbar`` is the training-set variance
-    of one split, inflated by ``m`` (training halves of two partitions share
-    half their items: rho1 = 0, rho2 = 1/2). The df are Welch-Satterthwaite's,
-    with ``n - 1`` for the test part and ``m`` for the training part.
+    with ``v_s = n_s / (n_s - 1) sum_i contributions[s][i]^2`` the test noise
+    of ``d_s`` given its models, ``vbar`` their mean (``vbar / 2``: the test
+    noise of one partition's mean, taken as shared by every partition), and
+    ``S^2 = sum_j (d_j1 - d_j2)^2 / (2m)``, whose excess over ``vbar`` is the
+    training-set variance of one split, inflated by ``m`` (rho1 = 0, rho2 =
+    1/2: training halves of two partitions share half their items). The df
+    are Welch-Satterthwaite's, with ``n_s - 1`` (the mean test half) for the
+    test part and ``m`` for the training part.
     """
     m = differences.size // 2
     d = differences.reshape(m, 2)
-    share = np.zeros(n_samples)
-    v_splits = np.empty(2 * m)
-    for s, (test, contrib) in enumerate(zip(tests, contributions, strict=True)):
-        share[test] += contrib
-        k = contrib.size
-        v_splits[s] = np.sum(contrib**2) * k / max(k - 1, 1)
-    share /= 2 * m
-    v_items = float(np.var(share) * n_samples**2 / (n_samples - 1))
+    sizes = np.array([c.size for c in contributions], dtype=np.float64)
+    v_splits = np.array([np.sum(c**2) for c in contributions]) * sizes / (sizes - 1)
     vbar = float(v_splits.mean())
-    s_h = float(np.sum((d[:, 0] - d[:, 1]) ** 2) / (2 * m))
-    v_test = (v_items + vbar / 2) / 2
-    v_train = m * max(0.0, s_h - vbar) / (2 * m)
+    s2_half = float(np.sum((d[:, 0] - d[:, 1]) ** 2) / (2 * m))
+    v_test = vbar / 2
+    v_train = m * max(0.0, s2_half - vbar) / (2 * m)
     s2 = v_test + v_train
     if s2 <= 0:
         return float(differences.mean()), 0.0, float(m)
-    df = s2**2 / (v_test**2 / (n_samples - 1) + v_train**2 / m)
+    df = s2**2 / (v_test**2 / (sizes.mean() - 1) + v_train**2 / m)
     return float(differences.mean()), float(np.sqrt(s2)), float(df)
 
 
@@ -557,7 +549,7 @@ def _paired_design_test(
             else weight[test] / weight[test].sum()
         )
         contributions.append(share * infl)
-    posterior = _design_posterior(scores_b - scores_a, contributions, tests, truth.size)
+    posterior = _design_posterior(scores_b - scores_a, contributions)
     return _paired_result(
         scores_a,
         scores_b,

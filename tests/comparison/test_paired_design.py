@@ -86,9 +86,7 @@ def _by_hand(y, splits, pred_a, pred_b, m):
             return g[2]
         return 0.0
 
-    n = len(y)
-    share = [0.0] * n
-    d, v = [], []
+    d, v, sizes = [], [], []
     for (_, test), pa, pb in zip(splits, pred_a, pred_b, strict=True):
         truth = [int(y[i]) for i in test]
         ga, gb = grads(truth, pa), grads(truth, pb)
@@ -97,18 +95,15 @@ def _by_hand(y, splits, pred_a, pred_b, m):
             (infl(t, b, gb) - infl(t, a, ga)) / len(test)
             for t, a, b in zip(truth, pa, pb, strict=True)
         ]
-        for i, c in zip(test, contrib, strict=True):
-            share[i] += c / (2 * m)
         k = len(test)
+        sizes.append(k)
         v.append(sum(c * c for c in contrib) * k / (k - 1))
-    mean = sum(share) / n
-    v_items = sum((u - mean) ** 2 for u in share) / (n - 1) * n
     vbar = sum(v) / len(v)
     s_h = sum((d[2 * j] - d[2 * j + 1]) ** 2 for j in range(m)) / (2 * m)
-    v_test = (v_items + vbar / 2) / 2
+    v_test = vbar / 2
     v_train = m * max(0.0, s_h - vbar) / (2 * m)
     s2 = v_test + v_train
-    df = s2**2 / (v_test**2 / (n - 1) + v_train**2 / m)
+    df = s2**2 / (v_test**2 / (sum(sizes) / len(sizes) - 1) + v_train**2 / m)
     return sum(d) / len(d), math.sqrt(s2), df
 
 
