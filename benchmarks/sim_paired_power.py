@@ -26,8 +26,8 @@ signal B) plus an intercept for the prevalence; y ~ Bernoulli(sigmoid).
 - "halves" (null): the signal spread over 8 features, A sees 4, B the other
   4 (exchangeable, weakly correlated errors).
 - "seeds" (null): the same random forest on all features, two seeds.
-Learners: logistic regression, a depth-4 tree, 7-NN (scaled by the
-standardized generator), gradient boosting (30 depth-2 trees), a random forest (25 trees).
+Learners: logistic regression, a depth-4 tree, 7-NN, gradient boosting (30
+depth-2 trees) and a random forest (25 trees).
 
 Rules (candidates; the package ships ``T`` as ``variance="splits"`` and
 ``JDTm`` as ``variance="design"``, the default of BayesModelComparison):

@@ -7,24 +7,23 @@ Is model B really better? BayesModelComparison, end to end
 classifiers on the same splits of a block-regularized m x 2
 cross-validation and tests precision, recall and F1: the paper's test of
 Wang & Li (2019) on its 3 x 2 BCV, or the paired test (the default) on the
-5 x 2 BCV that :class:`~sklearn_faithful.comparison.ModelComparison` uses too. Here model A is a Gaussian naive Bayes and model B a scaled
-logistic regression, on the breast-cancer data that ships with scikit-learn.
+5 x 2 BCV that :class:`~sklearn_faithful.comparison.ModelComparison` uses
+too. Here model A is a Gaussian naive Bayes and model B a scaled logistic
+regression, on the breast-cancer data that ships with scikit-learn.
 
 The unpaired test (the paper's, ``paired=False, correlation="wang2019"``)
 gives each model its own posterior; the paired test (``paired=True``, the
-default) has one posterior, of the difference B - A, centred on the mean
-per-split difference, with a scale that uses every item's paired
-predictions (``variance="design"``). Read the claim from ``decide(0.95)``: "B better",
+default) has one posterior, of the difference B - A, computed from the
+per-split differences, which uses that both models are scored on the same
+items. Read the claim from ``decide(0.95)``: "B better",
 "B not better", "undecided", and with a rope also "equivalent" and "B worse".
 Every number here is about the models trained on half the data.
 
 What it shows (random_state=0): the paper's rule, which always picks a side,
 accepts H1 for all three metrics. With a rope of one F1 point, the unpaired
-test puts 0.946 on "B better" and 0.054 on "equivalent", so at 0.95 it says
-"undecided". The paired test puts 0.985 on "B better" and 0.015 on
-"equivalent", and says "B better": the items' paired predictions show that
-the two models' F1 moves together from split to split, which the unpaired
-test cannot see.
+test puts 0.946 on "B better" and 0.054 on "equivalent", and the paired test
+0.945 and 0.051, so at 0.95 both say "undecided": B is very probably better,
+but not surely by more than a point.
 
 Run: python examples/plot_bayes_model_comparison.py [figure.png] (with a
 path, the figure is written there; without one, it is shown).

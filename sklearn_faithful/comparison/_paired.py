@@ -248,7 +248,7 @@ class PairedBayesTestResult(_DifferencePosteriorMixin):
         the split scores times the design's inflation (:func:`paired_bayes_test`
         on counts); ``"design"``, the items' paired predictions for the
         test-set part and the half-differences for the training-set part
-        (:class:`BayesModelComparison`, the default there).
+        (``BayesModelComparison(variance="design")``).
     posterior : scipy.stats frozen distribution
         The posterior t of the difference (a point mass when ``scale`` is 0).
     """

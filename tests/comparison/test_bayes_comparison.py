@@ -270,7 +270,7 @@ def test_default_is_the_paired_test_and_the_paper_one_argument_away(cancer):
         np.testing.assert_array_equal(test, test5)
     for metric, res in comp.results_.items():
         assert isinstance(res, PairedBayesTestResult)
-        assert res.variance == "design"
+        assert res.variance == "splits"
         assert comp.decide(0.95)[metric] == res.decide(0.95)
     # paired=False alone is the paper's test as printed: "wang2019", lambda = 1,
     # on the paper's 3x2 BCV

@@ -1,4 +1,4 @@
-"""The design-based variance of the paired test (BayesModelComparison's default).
+"""The design-based variance of the paired test (``variance="design"``).
 
 Checked against independent computations: the items' influences against a
 numerical derivative of the metric, and the posterior's scale against a
@@ -115,7 +115,9 @@ def _cancer_pair():
 def test_design_scale_matches_a_transcription_of_the_formulas():
     X, y = load_breast_cancer(return_X_y=True)
     m = 5
-    comp = BayesModelComparison(*_cancer_pair(), metrics=("f1",), random_state=3)
+    comp = BayesModelComparison(
+        *_cancer_pair(), variance="design", metrics=("f1",), random_state=3
+    )
     comp.fit(X, y)
     preds = [
         [est.fit(X[train], y[train]).predict(X[test]) for train, test in comp.splits_]
@@ -129,14 +131,15 @@ def test_design_scale_matches_a_transcription_of_the_formulas():
     assert res.df == pytest.approx(df, rel=1e-10)
 
 
-def test_design_is_the_default_and_splits_one_argument_away():
+def test_splits_is_the_default_and_design_one_argument_away():
     X, y = load_breast_cancer(return_X_y=True)
-    design = BayesModelComparison(*_cancer_pair(), random_state=0).fit(X, y)
-    splits = BayesModelComparison(
-        *_cancer_pair(), variance="splits", random_state=0
+    design = BayesModelComparison(
+        *_cancer_pair(), variance="design", random_state=0
     ).fit(X, y)
+    splits = BayesModelComparison(*_cancer_pair(), random_state=0).fit(X, y)
     for metric in design.metrics:
         a, b = design.results_[metric], splits.results_[metric]
+        assert (a.variance, b.variance) == ("design", "splits")
         assert a.difference == b.difference  # the same splits and location
         direct = paired_bayes_test(splits.counts_a_, splits.counts_b_, metric=metric)
         assert b.p_h1 == direct.p_h1
@@ -145,7 +148,7 @@ def test_design_is_the_default_and_splits_one_argument_away():
 def test_design_weights_scale_free_and_n_jobs_free():
     X, y = load_breast_cancer(return_X_y=True)
     w = np.random.default_rng(0).uniform(0.5, 2.0, size=y.size)
-    kw = dict(metrics=("f1",), random_state=0)
+    kw = dict(variance="design", metrics=("f1",), random_state=0)
     base = BayesModelComparison(GaussianNB(), GaussianNB(var_smoothing=1e-3), **kw)
     one = base.fit(X, y, sample_weight=w).results_["f1"]
     scaled = base.fit(X, y, sample_weight=w * 10).results_["f1"]
@@ -163,6 +166,7 @@ def test_design_multiclass(average):
         GaussianNB(),
         LogisticRegression(max_iter=500),
         average=average,
+        variance="design",
         cv=BlockRegularizedMx2CV(3, random_state=0),
         random_state=0,
     ).fit(X, y)
