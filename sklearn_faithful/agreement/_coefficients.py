@@ -720,9 +720,8 @@ _INTERVAL_PARAMS = {
 
 # Fewer units with 2 values or more than this, and the 95% BCa interval of
 # alpha and Fleiss' kappa (Scott's pi, and Cohen's kappa beside them) covered
-# 78-94% in the coverage study
-# (benchmarks/sim_agreement.py, doc/agreement.rst); AC2 needed 100-200 units,
-# AC1 held from 20.
+# 78-94% in the coverage study (benchmarks/sim_agreement.py, seed 20261126,
+# doc/agreement.rst); AC2 needed 100-200 units, AC1 held from 20.
 MIN_UNITS = {"chance": 50, "weighted gwet": 100}
 
 
@@ -820,7 +819,7 @@ default=None
     method : {"bootstrap", "krippendorff"}, default="bootstrap"
         Resample units, or (alpha only) draw pairs from the coincidences as
         Hayes and Krippendorff's macro does. The latter treats the pairs of
-        one unit as independent: its 95% interval covered 39-78% on 5-point
+        one unit as independent: its 95% interval covered 39-75% on 5-point
         ratings by 10 coders, and 98-100% (too wide) from 100 units of two
         categories.
     interval : {"percentile", "bca"} or None, default=None

@@ -512,8 +512,8 @@ callable, default="nominal"
     the estimate calls the annotators' peers "below" too often. The interval is
     ``d +- c s``, ``c`` the distribution's critical value; the verdict is
     "below" when it lies below 0, "above" when above, else "within".
-    ``benchmarks/sim_model_annotator.py`` measured the level: a model that
-    is one more annotator is called "below" in at most 4.2% of data sets
+    ``benchmarks/sim_model_annotator.py`` (seed 20261126) measured the level:
+    a model that is one more annotator is called "below" in at most 4.2% of data sets
     (2, 3 or 5 annotators, 50 to 1,000 units, equal and unequal skills,
     balanced and skewed classes, 500 data sets a cell), where the units'
     bootstrap alone calls it so in up to 35%. The power rests on the

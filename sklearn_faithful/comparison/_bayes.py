@@ -380,8 +380,9 @@ def bayes_test(
             default="wang2019"
         The correlation correction; see :func:`correlation_factor`. The
         default is the paper's. Its 95% F1 interval covered 80-95% (median
-        91%) over our 18-cell coverage study and 82% in the paper's example;
-        ``"wang2015"`` covered 95-100% (median 98%). Report intervals with
+        91%) over the 19 cells of our coverage study, 82% in the paper's
+        example; ``"wang2015"`` covered 95-100% (median 98%)
+        (``benchmarks/coverage_study.py``, seed 20250611). Report intervals with
         ``"wang2015"``; see the user guide.
 
     rope : float, default=0.0

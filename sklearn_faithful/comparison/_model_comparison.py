@@ -468,8 +468,8 @@ class ModelComparison(_BaseComparison):
         sets. Where that is 2 or more (repeated k-fold, repeated hold-out) and
         the splits are not halves (the m x 2 designs), the corrected t and
         the Bayesian correlated t rejected equal learners in ``_LIBERAL_RATE``
-        of data sets at 5% (``benchmarks/sim_ct_liberal.py``), more the more
-        repetitions; on one k-fold CV and on m x 2 designs they held their
+        of data sets at 5% (``benchmarks/sim_ct_liberal.py``, seed 20261126),
+        more the more repetitions; on one k-fold CV and on m x 2 designs they held their
         level.
         """
         if self.test_ not in ("corrected-t", "bayesian"):

@@ -128,7 +128,7 @@ _N_ITEMS = [Interval(Integral, 1, None, closed="left")]
 
 
 # Below this n min(p, 1 - p), the unpaired gate's false alarms on 0/1 scores
-# exceeded 6% at alpha = 0.05 (benchmarks/sim_gate_false_alarms.py).
+# exceeded 6% at alpha = 0.05 (benchmarks/sim_gate_false_alarms.py, seed 0).
 _MIN_EXPECTED_ERRORS = 100
 
 

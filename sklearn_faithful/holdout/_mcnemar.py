@@ -195,7 +195,7 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, method="exact"):
     interval after adding 1/2 to each cell of the 2 x 2 table, for every
     ``method``. Rescaling the exact interval of B's share of the discordant
     items by the observed ``(b + c) / n`` ignores that ``b + c`` is random:
-    in ``benchmarks/sim_mcnemar_interval.py`` it covered 21-83% at a nominal
+    in ``benchmarks/sim_mcnemar_interval.py`` (seed 0) it covered 21-83% at a nominal
     95% when B wins 90% or all of the discordant items; this one covered
     92.9-97.8% in all 24 cells (:ref:`user guide <holdout-mcnemar-interval>`).
 

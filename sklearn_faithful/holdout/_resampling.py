@@ -310,7 +310,7 @@ _PAIRED_CONSTRAINTS = {
 }
 
 # Fewer clusters than this and the cluster bootstrap's interval is too
-# narrow: benchmarks/sim_clusters.py measured coverage >= 93% of its 95%
+# narrow: benchmarks/sim_clusters.py (seed 20261126) measured coverage >= 93% of its 95%
 # interval, and a paired bootstrap test at <= 6.5%, from 40 equal clusters on
 # (user guide, "Clustered items").
 MIN_CLUSTERS = 40
