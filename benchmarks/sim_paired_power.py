@@ -82,6 +82,8 @@ THRESHOLD = 0.95
 P = 10
 _RES = os.path.join(os.path.dirname(__file__), "results")
 CACHE_DIR = os.path.join(_RES, "sim_paired_power")  # one JSON file per setting
+# the CROSS exploration (records with z); --cache-dir selects it
+CROSS_DIR = os.path.join(_RES, "sim_paired_power_cross")  # one JSON file per setting
 
 
 def _setting(name, gen, learner, n, prev, c=1.0, held=False, kind="null"):
@@ -122,7 +124,7 @@ SETTINGS = [
         "gain tree .3 1000", "gain", "tree", 1000, 0.3, c=1.2, held=True, kind="power"
     ),
 ]
-RULES = ("T", "JDT", "JDTm", "DES", "DESm", "DESk", "MIX", "ITEM")
+RULES = ("T", "JDT", "JDTm", "DES", "DESm", "DESk", "MIX", "CROSS", "ALL", "ITEM")
 SIGNAL = 0.5  # B: the common signal per feature
 FLIP = 0.3  # share of labels replaced by a draw at the prevalence
 
@@ -250,7 +252,21 @@ def rules(st):
     out["DESm"] = hybrid(v_items, m, n - 1)
     out["DESk"] = hybrid(v_items, k_avg(m), n - 1)
     out["MIX"] = hybrid((vbar / 2 + v_items) / 2, m, n - 1)
+    # CROSS: the full variance of dbar from the contrasts h_j / 2 - z_j, which
+    # are -(1/n) sum over halves of (test + training influence): V_all on m
+    # df; its excess over the test part vbar / 2 is the rest (training, and
+    # the covariance of an item's two roles)
     out["ITEM"] = _p(dbar, math.sqrt(v_items), 1e9)
+    if "z" not in st:  # a record from before the CROSS exploration
+        out["CROSS"] = out["ALL"] = float("nan")
+        return out
+    z = np.asarray(st["z"])
+    v_all = float(np.mean((h / 2 - z) ** 2))
+    v_rest = max(0.0, v_all - vbar / 2)
+    s2 = vbar / 2 + v_rest
+    df = s2**2 / ((vbar / 2) ** 2 / (n / 2 - 1) + v_rest**2 / m)
+    out["CROSS"] = _p(dbar, math.sqrt(s2), df)
+    out["ALL"] = _p(dbar, math.sqrt(v_all), m)
     return out
 
 
@@ -269,6 +285,7 @@ def run_rep(s, rep):
         d = np.empty((m, 2))
         v = np.empty((m, 2))
         infl = np.empty((m, y.size))  # item influences, partition by partition
+        half = np.empty((m, y.size), dtype=bool)  # True: in the first test half
         for i, (train, test) in enumerate(cv.split(x, y)):
             pa = make_learner(s["learner"], int(seeds[0])).fit(
                 x[train][:, ca], y[train]
@@ -280,12 +297,17 @@ def run_rep(s, rep):
             pb = pb.predict(x[test][:, cb]).astype(int)
             j, k = divmod(i, 2)
             d[j, k], infl[j, test], v[j, k] = split_terms(y[test], pa, pb)
+            half[j, test] = k == 0
         if np.isnan(d).any():
             out[m] = None
             continue
         v_items = float(infl.mean(axis=0).var(ddof=1) / y.size)
+        # z_j: the half-difference that the items' test influences from the
+        # other partitions predict, mean over half 1 minus mean over half 2
+        others = (infl.sum(axis=0) - infl) / (m - 1)
+        z = [o[h].mean() - o[~h].mean() for o, h in zip(others, half, strict=True)]
         out[m] = dict(
-            d=d.ravel().tolist(), v=v.ravel().tolist(), v_items=v_items, n=y.size
+            d=d.ravel().tolist(), v=v.ravel().tolist(), v_items=v_items, n=y.size, z=z
         )
     return out
 
@@ -294,26 +316,27 @@ def run_rep(s, rep):
 # cache, run, print
 
 
-def _path(s):
-    return os.path.join(CACHE_DIR, s["name"].replace(" ", "_") + ".json")
+def _path(s, cache_dir=CACHE_DIR):
+    return os.path.join(cache_dir, s["name"].replace(" ", "_") + ".json")
 
 
-def _load():
+def _load(cache_dir=CACHE_DIR):
     cache = {}
     for s in SETTINGS:
-        if os.path.exists(_path(s)):
-            with open(_path(s)) as f:
+        if os.path.exists(_path(s, cache_dir)):
+            with open(_path(s, cache_dir)) as f:
                 cache.update(json.load(f))
     return cache
 
 
-def run(settings, reps):
+def run(settings, reps, cache_dir=CACHE_DIR):
     """Run the missing chunks; each setting's file is rewritten after a chunk."""
-    os.makedirs(CACHE_DIR, exist_ok=True)
+    os.makedirs(cache_dir, exist_ok=True)
     for s in settings:
         mine = {}
-        if os.path.exists(_path(s)):
-            with open(_path(s)) as f:
+        path = _path(s, cache_dir)
+        if os.path.exists(path):
+            with open(path) as f:
                 mine = json.load(f)
         for start in range(0, reps, CHUNK):
             key = f"{s['name']}|{start}"
@@ -321,11 +344,11 @@ def run(settings, reps):
                 continue
             t0 = time.time()
             mine[key] = [run_rep(s, r) for r in range(start, start + CHUNK)]
-            with open(_path(s) + ".tmp", "w") as f:
+            with open(path + ".tmp", "w") as f:
                 json.dump(mine, f)
-            os.replace(_path(s) + ".tmp", _path(s))
+            os.replace(path + ".tmp", path)
             print(f"{key}: {time.time() - t0:.0f} s", flush=True)
-    return _load()
+    return _load(cache_dir)
 
 
 def collect(cache, s, reps):
@@ -364,6 +387,10 @@ def table(settings, cache, reps):
                     rates = {}
                     for rule in RULES:
                         pr = np.array([rules(r)[rule] for r in recs])
+                        if np.isnan(pr).all():  # not stored in this cache
+                            rates[rule] = float("nan")
+                            row += f"{'-':>15}"
+                            continue
                         rates[rule] = float(np.mean(pr >= THRESHOLD))
                         row += f"{_cell(rates[rule], nr):>15}"
                     sd = dbar.std(ddof=1)
@@ -422,9 +449,18 @@ def main():
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--no-run", action="store_true")
     parser.add_argument("--rst", help="also write the docs' table to this file")
+    parser.add_argument(
+        "--cache-dir",
+        default=CACHE_DIR,
+        help=f"default {CACHE_DIR}; {CROSS_DIR} holds the CROSS exploration",
+    )
     args = parser.parse_args()
-    settings = [s for s in SETTINGS if not args.only or s["name"] in args.only]
-    cache = _load() if args.no_run else run(settings, args.reps)
+    by_name = {s["name"]: s for s in SETTINGS}
+    settings = [by_name[name] for name in args.only] if args.only else SETTINGS
+    if args.no_run:
+        cache = _load(args.cache_dir)
+    else:
+        cache = run(settings, args.reps, args.cache_dir)
     print(table(SETTINGS, cache, args.reps))
     if args.rst:
         with open(args.rst, "w") as f:
