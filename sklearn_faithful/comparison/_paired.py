@@ -154,7 +154,8 @@ def _design_posterior(differences, contributions):
     m = differences.size // 2
     d = differences.reshape(m, 2)
     sizes = np.array([c.size for c in contributions], dtype=np.float64)
-    v_splits = np.array([np.sum(c**2) for c in contributions]) * sizes / (sizes - 1)
+    dof = np.maximum(sizes - 1, 1)  # a one-item half has no spread to estimate
+    v_splits = np.array([np.sum(c**2) for c in contributions]) * sizes / dof
     vbar = float(v_splits.mean())
     s2_half = float(np.sum((d[:, 0] - d[:, 1]) ** 2) / (2 * m))
     v_test = vbar / 2
@@ -162,7 +163,7 @@ def _design_posterior(differences, contributions):
     s2 = v_test + v_train
     if s2 <= 0:
         return float(differences.mean()), 0.0, float(m)
-    df = s2**2 / (v_test**2 / (sizes.mean() - 1) + v_train**2 / m)
+    df = s2**2 / (v_test**2 / dof.mean() + v_train**2 / m)
     return float(differences.mean()), float(np.sqrt(s2)), float(df)
 
 
