@@ -43,6 +43,16 @@ Rules (candidates; the package ships ``T`` as ``variance="splits"`` and
   rectangle's average.
 - ``MIX``: V_test the mean of the two, K = m.
 - ``ITEM``: V_test (actual sharing) alone, z: the naive item-level rule.
+- ``CROSS`` / ``ALL`` (an exploration after the choice; records with z, in
+  ``--cache-dir benchmarks/results/sim_paired_power_cross``, some settings
+  only): z_j is the half-difference of partition j that the items' test
+  influences from the other partitions predict; h_j / 2 - z_j contrasts the
+  halves' sums of (test + training influence), so V_all = mean_j (h_j / 2 -
+  z_j)^2 estimates the variance of dbar with the covariance of an item's two
+  roles, on m df (``ALL``: t_m); ``CROSS`` = vbar / 2 + max(0, V_all - vbar /
+  2), WS df. Both held in "halves lr .3 300" (3.1-4.7%) but V_all also
+  carries each split's own noise, which dbar averages away, so they had less
+  power than ``T`` (audit: 50-60% and 33-49%).
 
 Settings and the order of choices. The tuning settings ran first; on them
 MIX was the most powerful rule that held (DES and ITEM did not). The first
@@ -167,7 +177,9 @@ def make_learner(name, seed):
     if name == "lr":
         return LogisticRegression(solver="newton-cholesky")
     if name == "tree":
-        return DecisionTreeClassifier(max_depth=4, min_samples_leaf=5)
+        return DecisionTreeClassifier(
+            max_depth=4, min_samples_leaf=5, random_state=seed
+        )
     if name == "knn":
         return KNeighborsClassifier(7)
     if name == "gb":
@@ -264,8 +276,11 @@ def rules(st):
     v_all = float(np.mean((h / 2 - z) ** 2))
     v_rest = max(0.0, v_all - vbar / 2)
     s2 = vbar / 2 + v_rest
-    df = s2**2 / ((vbar / 2) ** 2 / (n / 2 - 1) + v_rest**2 / m)
-    out["CROSS"] = _p(dbar, math.sqrt(s2), df)
+    if s2 > 0:
+        df = s2**2 / ((vbar / 2) ** 2 / (n / 2 - 1) + v_rest**2 / m)
+        out["CROSS"] = _p(dbar, math.sqrt(s2), df)
+    else:
+        out["CROSS"] = _p(dbar, 0.0, m)
     out["ALL"] = _p(dbar, math.sqrt(v_all), m)
     return out
 
