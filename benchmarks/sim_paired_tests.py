@@ -12,8 +12,9 @@ and accuracy) and ``sign_test`` (accuracy), with Monte-Carlo standard errors
 
 Run::
 
-    python benchmarks/sim_paired_tests.py            # 1,000 data sets a cell
+    python benchmarks/sim_paired_tests.py            # 600 data sets a cell (docs)
     python benchmarks/sim_paired_tests.py --reps 200 # quicker
+    python benchmarks/sim_paired_tests.py --no-run   # print the cached cells
 
 Seeded (``SeedSequence([20261122, cell, rep])``) and resumable: finished cells
 are cached in ``benchmarks/results/sim_paired_tests.json``.
@@ -85,7 +86,10 @@ def run_cell(cell, reps):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=1000)
+    parser.add_argument("--reps", type=int, default=600)
+    parser.add_argument(
+        "--no-run", action="store_true", help="print the cached cells only"
+    )
     args = parser.parse_args()
     cache = {}
     if os.path.exists(CACHE):
@@ -94,6 +98,8 @@ def main():
     start = time.process_time()
     for cell in CELLS:
         key = f"{cell}|{args.reps}"
+        if key not in cache and args.no_run:
+            raise SystemExit(f"cell {cell} with --reps {args.reps} is not cached")
         if key not in cache:
             cache[key] = run_cell(cell, args.reps)
             os.makedirs(os.path.dirname(CACHE), exist_ok=True)

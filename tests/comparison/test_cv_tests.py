@@ -239,7 +239,7 @@ def test_blocked_null_simulation():
     conservative, _ = _null_rejection_rate(3, 0.0, 0.25, n_sim=1000, seed=1)
     assert conservative < 0.035  # 1.6% in a long run
     liberal, _ = _null_rejection_rate(3, 0.0, 0.5, n_sim=1000, seed=2)
-    assert liberal > 0.06  # 8.3% in a long run
+    assert liberal > 0.06  # 8.2% in a long run (benchmarks/sim_blocked_t_normal.py)
 
 
 # --- Bayesian correlated t-test: equal to baycomp -------------------------------
