@@ -5,10 +5,11 @@ Three ratios from one run:
 1. exact ``bayes_test`` (quadrature) against the paper's Monte Carlo with 10^6
    draws per posterior, on the paper's own ORG counts (Table 5), per metric.
    Goal: exact under 20 ms per metric.
-2. ``BayesModelComparison`` (its default 5 x 2 BCV: 20 fits, then the test
-   of P, R and F1; and the paper's 3x2 BCV, 12 fits) against mlxtend's
+2. ``BayesModelComparison`` (its default 3x2 BCV: 12 fits, then the test of
+   P, R and F1; and a 5 x 2 BCV, 20 fits) against mlxtend's
    ``paired_ttest_5x2cv`` (5x2 CV: 20 fits), same estimators and data,
-   ``n_jobs=1``. Goal: the same design at most 1.05x mlxtend's wall time.
+   ``n_jobs=1``. Goals: the default at most 0.65x mlxtend's wall time, the
+   same design at most 1.05x.
 3. ``BayesModelComparison`` at ``n_jobs=2`` against ``n_jobs=1``, with
    estimators slow enough for parallelism to matter. Goal: speedup >= 1.6x.
 4. The paired test's step after the fits, at 10^6 items on a 5 x 2 BCV: the
@@ -36,6 +37,7 @@ from sklearn_faithful.comparison import (
     counts_from_triples,
     paired_bayes_test,
 )
+from sklearn_faithful.model_selection import BlockRegularizedMx2CV
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "comparison"))
 from _wang2019_data import CWS, ORG  # noqa: E402
@@ -86,15 +88,14 @@ def bench_mlxtend(repeat):
         paired_ttest_5x2cv(est_a, est_b, X, y, random_seed=0)
 
     t_ours = median_time(ours, repeat)
-    t_three = median_time(lambda: ours(paired=False), repeat)
+    t_five = median_time(lambda: ours(cv=BlockRegularizedMx2CV(5)), repeat)
     t_theirs = median_time(theirs, repeat)
     print(f"2. n_samples=4000, LR pipeline vs random forest, median of {repeat}")
-    print(f"   BayesModelComparison, 5x2 (20 fits) {t_ours:7.2f} s")
-    print(f"   BayesModelComparison, 3x2 (12 fits) {t_three:7.2f} s")
+    print(f"   BayesModelComparison, 3x2 (12 fits) {t_ours:7.2f} s")
+    print(f"   BayesModelComparison, 5x2 (20 fits) {t_five:7.2f} s")
     print(f"   mlxtend paired_ttest_5x2cv (20)     {t_theirs:7.2f} s")
-    print(
-        f"   ratio ours / mlxtend, same design {t_ours / t_theirs:7.2f}  (goal <= 1.05)"
-    )
+    print(f"   ratio default / mlxtend     {t_ours / t_theirs:7.2f}  (goal <= 0.65)")
+    print(f"   ratio same design / mlxtend {t_five / t_theirs:7.2f}  (goal <= 1.05)")
 
 
 def bench_design_step(repeat, n=1_000_000):
@@ -104,7 +105,6 @@ def bench_design_step(repeat, n=1_000_000):
 
     from sklearn_faithful.comparison._counts import _one_vs_rest_counts
     from sklearn_faithful.comparison._paired import _paired_design_test
-    from sklearn_faithful.model_selection import BlockRegularizedMx2CV
 
     rng = np.random.default_rng(0)
     truth = (rng.random(n) < 0.3).astype(np.intp)

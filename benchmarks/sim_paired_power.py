@@ -130,6 +130,10 @@ SETTINGS = [
     _setting("drop knn .5 200", "drop", "knn", 200, 0.5, held=True),
     _setting("halves lr .3 300", "halves", "lr", 300, 0.3, held=True),
     _setting("halves knn .3 400", "halves", "knn", 400, 0.3, held=True),
+    # third round, after the choice: where the split-based test is liberal
+    _setting("halves lr .3 600", "halves", "lr", 600, 0.3, held=True),
+    _setting("halves lr .5 300", "halves", "lr", 300, 0.5, held=True),
+    _setting("halves lr .2 300", "halves", "lr", 300, 0.2, held=True),
     _setting(
         "gain tree .3 1000", "gain", "tree", 1000, 0.3, c=1.2, held=True, kind="power"
     ),
@@ -366,10 +370,12 @@ def run(settings, reps, cache_dir=CACHE_DIR):
     return _load(cache_dir)
 
 
-def collect(cache, s, reps):
-    recs = []
-    for start in range(0, reps, CHUNK):
-        recs += cache.get(f"{s['name']}|{start}", [])
+def collect(cache, s, reps=None):
+    """The setting's cached replicates, in order (every cached chunk)."""
+    recs, start = [], 0
+    while f"{s['name']}|{start}" in cache and (reps is None or start < reps):
+        recs += cache[f"{s['name']}|{start}"]
+        start += CHUNK
     return recs
 
 
@@ -392,7 +398,7 @@ def table(settings, cache, reps):
                 )
                 lines.append(head)
                 for s in rows:
-                    recs = [r[str(m)] for r in collect(cache, s, reps)]
+                    recs = [r[str(m)] for r in collect(cache, s)]
                     recs = [r for r in recs if r]
                     if not recs:
                         continue
@@ -433,7 +439,7 @@ def rst_table(settings, cache, reps):
     for kind in ("null", "power"):
         for s in [s for s in settings if s["kind"] == kind]:
             for m in (3, 5):
-                recs = [r[str(m)] for r in collect(cache, s, reps)]
+                recs = [r[str(m)] for r in collect(cache, s)]
                 recs = [r for r in recs if r]
                 if not recs:
                     continue

@@ -14,8 +14,9 @@ AVERAGES = ("binary", "micro", "macro")
 # named correlation factors of the effective counts (Wang & Li 2019, eq. 16)
 CORRELATIONS = ("wang2019", "wang2015", "independent")
 
-# m of the default m x 2 BCV of both front doors (ModelComparison, and
-# BayesModelComparison's paired test); the paper's unpaired test keeps its 3x2
+# m of ModelComparison's default m x 2 BCV. BayesModelComparison keeps the
+# paper's 3x2: on a 5 x 2 BCV its paired test's false claims reached 7.3%
+# (benchmarks/sim_paired_power.py)
 DEFAULT_REPETITIONS = 5
 
 # where the paired test's scale comes from (PairedBayesTestResult.variance)

@@ -116,7 +116,11 @@ def test_design_scale_matches_a_transcription_of_the_formulas():
     X, y = load_breast_cancer(return_X_y=True)
     m = 5
     comp = BayesModelComparison(
-        *_cancer_pair(), variance="design", metrics=("f1",), random_state=3
+        *_cancer_pair(),
+        variance="design",
+        cv=BlockRegularizedMx2CV(m, random_state=3),
+        metrics=("f1",),
+        random_state=3,
     )
     comp.fit(X, y)
     preds = [
