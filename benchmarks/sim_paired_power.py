@@ -89,6 +89,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.tree import DecisionTreeClassifier
 
+from sklearn_faithful.comparison._counts import _one_vs_rest_counts
+from sklearn_faithful.comparison._paired import _influences
 from sklearn_faithful.model_selection import BlockRegularizedMx2CV
 
 BASE_SEED = 20261126
@@ -204,30 +206,26 @@ def make_learner(name, seed):
 # rules
 
 
-def _f1_grad(pr):
-    """d F1 / d p over the (y, pred) cells; 0 where F1 is undefined."""
-    tp, fp, fn = pr[1, 1], pr[0, 1], pr[1, 0]
+def _f1(counts):
+    tp, fp, fn = counts[1, :3]  # the positive class's one-vs-rest counts
     den = 2 * tp + fp + fn
-    g = np.zeros((2, 2))
-    if den > 0:
-        g[1, 1] = 2 * (fp + fn) / den**2
-        g[0, 1] = g[1, 0] = -2 * tp / den**2
-    return g
-
-
-def _f1(y, p):
-    tp = np.sum((y == 1) & (p == 1))
-    den = 2 * tp + np.sum(y != p)
     return 2 * tp / den if den else np.nan
 
 
 def split_terms(y, pa, pb):
-    """F1_B - F1_A, per-item influence and its split variance on one split."""
-    cells = np.bincount(4 * y + 2 * pa + pb, minlength=8).reshape(2, 2, 2) / y.size
-    gb = _f1_grad(cells.sum(axis=1))  # (y, b)
-    ga = _f1_grad(cells.sum(axis=2))  # (y, a)
-    infl = gb[y, pb] - ga[y, pa]
-    return _f1(y, pb) - _f1(y, pa), infl, float(np.mean(infl**2) / y.size)
+    """F1_B - F1_A, per-item influence and its split variance on one split.
+
+    The influences are the package's (``comparison._paired._influences``,
+    the delta method), so the simulation measures the shipped computation.
+    """
+    ca, cb = (_one_vs_rest_counts(y, p, 2) for p in (pa, pb))
+    f1_a, f1_b = _f1(ca), _f1(cb)
+    if np.isnan(f1_a) or np.isnan(f1_b):
+        return np.nan, np.zeros(y.size), 0.0
+    infl = _influences(y, pb, cb, "f1", "binary", 1) - _influences(
+        y, pa, ca, "f1", "binary", 1
+    )
+    return f1_b - f1_a, infl, float(np.mean(infl**2) / y.size)
 
 
 def _p(loc, scale, df):
@@ -384,6 +382,24 @@ def collect(cache, s, reps=None):
     return recs
 
 
+def _baseline(cache, s, m):
+    """A setting's records on m, dbar, and the oracle z and t-true rates.
+
+    The oracle knows sd(dbar) over the data sets (estimated from the same
+    records) and claims "B better" when dbar / sd >= z_0.95; t-true uses the
+    t_m quantile instead. None when nothing is cached.
+    """
+    recs = [r[str(m)] for r in collect(cache, s)]
+    recs = [r for r in recs if r]
+    if not recs:
+        return None
+    dbar = np.array([np.mean(r["d"]) for r in recs])
+    sd = dbar.std(ddof=1)
+    oracle = float(np.mean(dbar / sd >= stats.norm.isf(0.05)))
+    ttrue = float(np.mean(dbar / sd >= stats.t.isf(0.05, m)))
+    return recs, dbar, oracle, ttrue
+
+
 def _cell(r, n):
     return f"{r:.3f} ({math.sqrt(max(r * (1 - r), 1e-12) / n):.3f})"
 
@@ -403,12 +419,10 @@ def table(settings, cache, reps):
                 )
                 lines.append(head)
                 for s in rows:
-                    recs = [r[str(m)] for r in collect(cache, s)]
-                    recs = [r for r in recs if r]
-                    if not recs:
+                    if (base := _baseline(cache, s, m)) is None:
                         continue
+                    recs, dbar, oracle, ttrue = base
                     nr = len(recs)
-                    dbar = np.array([np.mean(r["d"]) for r in recs])
                     row = f"{s['name']:24} {nr:>5} {dbar.mean():+7.3f}"
                     rates = {}
                     for rule in RULES:
@@ -419,9 +433,6 @@ def table(settings, cache, reps):
                             continue
                         rates[rule] = float(np.mean(pr >= THRESHOLD))
                         row += f"{_cell(rates[rule], nr):>15}"
-                    sd = dbar.std(ddof=1)
-                    oracle = float(np.mean(dbar / sd >= stats.norm.isf(0.05)))
-                    ttrue = float(np.mean(dbar / sd >= stats.t.isf(0.05, m)))
                     row += f"{_cell(oracle, nr):>15}{_cell(ttrue, nr):>15}"
                     lines.append(row)
                     if kind == "power":
@@ -444,14 +455,10 @@ def rst_table(settings, cache, reps):
     for kind in ("null", "power"):
         for s in [s for s in settings if s["kind"] == kind]:
             for m in (3, 5):
-                recs = [r[str(m)] for r in collect(cache, s)]
-                recs = [r for r in recs if r]
-                if not recs:
+                if (base := _baseline(cache, s, m)) is None:
                     continue
+                recs, dbar, oracle, ttrue = base
                 nr = len(recs)
-                dbar = np.array([np.mean(r["d"]) for r in recs])
-                sd = dbar.std(ddof=1)
-                oracle = float(np.mean(dbar / sd >= stats.norm.isf(0.05)))
                 row = [s["name"], "yes" if s["held"] else "", str(m), str(nr)]
                 row.append(f"{dbar.mean():+.3f}")
                 for rule in SHOWN:
@@ -461,7 +468,7 @@ def rst_table(settings, cache, reps):
                         text += f" [{rate / oracle:.2f}]"
                     row.append(text)
                 row.append(_cell(oracle, nr))
-                row.append(_cell(float(np.mean(dbar / sd >= stats.t.isf(0.05, m))), nr))
+                row.append(_cell(ttrue, nr))
                 rows.append(row)
     widths = [max(len(r[k]) for r in [head, *rows]) for k in range(len(head))]
     rule = " ".join("=" * w for w in widths)

@@ -386,8 +386,7 @@ def _count_split(estimator, X, y, train, test, *, classes, sample_weight=None):
     With ``sample_weight`` each count is the sum of its test items' weights.
     """
     pred = _predict_split(estimator, X, y, train, test, classes=classes)
-    y_test = np.asarray(_safe_split(estimator, X, y, test, train)[1])
-    truth = _encode(y_test, classes, name="y", hint="")
+    truth = _encode(np.asarray(y)[test], classes, name="y", hint="")
     weight = None if sample_weight is None else sample_weight[test]
     return _one_vs_rest_counts(truth, pred, classes.size, weight)
 

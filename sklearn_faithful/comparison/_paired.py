@@ -112,7 +112,8 @@ def _influences(truth, pred, counts, metric, average, pos):
     micro the pooled counts, macro the mean over classes.
     """
     c, b, g, d = _RATIO[metric]
-    counts = np.asarray(counts, dtype=np.float64)[:, :3] / counts[0].sum()
+    counts = np.asarray(counts, dtype=np.float64)
+    counts = counts[:, :3] / counts[0].sum()  # a class's four counts sum to W
     if average == "micro":
         counts = np.broadcast_to(counts.sum(axis=0), counts.shape)
     tp, fp, fn = counts.T
