@@ -23,6 +23,7 @@ ALLOWED = {
     "model_based": {"utils", "metrics"},
     "comparison": {"utils", "metrics", "model_selection"},
     "agreement": {"utils", "metrics", "holdout"},
+    "eval_logs": {"utils", "holdout", "model_based"},
     "cli": {*ROOMS},
 }
 

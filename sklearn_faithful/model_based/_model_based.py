@@ -402,6 +402,21 @@ def _warn_few_rarer(real_c, real_t):
         )
 
 
+def _ppi_mean(pred_all, pred, real, lam):
+    """The prediction-powered estimate of a mean, its variance, and ``R - lam O``.
+
+    ``pred_all``: the model's outputs O on all N items; ``pred`` and ``real``:
+    its outputs and the real values R on the n annotated ones. PPI++:
+    ``theta = lam mean_N(O) + mean_n(R - lam O)``, with
+    ``Var(theta) = lam^2 Var(O) / N + Var(R - lam O) / n`` (ddof 0, as
+    ``ppi_py``); ``lam = 1`` is classical PPI.
+    """
+    rect = real - lam * pred
+    rate = lam * pred_all.mean() + rect.mean()
+    var = lam**2 * np.var(pred_all) / pred_all.shape[0] + np.var(rect) / real.shape[0]
+    return float(rate), float(var), rect
+
+
 def _ppi_core(system_c, system_t, paired, lam, level):
     """The prediction-powered test; ``system_* = (O_all, O_annotated, R)``.
 
@@ -421,13 +436,8 @@ def _ppi_core(system_c, system_t, paired, lam, level):
         lam_c = lam_t = _ppi_lam(real_t - real_c, pred_t - pred_c, all_t - all_c)
     else:
         lam_c, lam_t = (_ppi_lam(*s[::-1]) for s in (system_c, system_t))
-    # PPI++: theta = lam mean_N(O) + mean_n(R - lam O)
-    rect_c, rect_t = real_c - lam_c * pred_c, real_t - lam_t * pred_t
-    rate_c = lam_c * all_c.mean() + rect_c.mean()
-    rate_t = lam_t * all_t.mean() + rect_t.mean()
-    # Var(theta) = lam^2 Var(O) / N + Var(R - lam O) / n  (ddof 0, as ppi_py)
-    var_c = lam_c**2 * np.var(all_c) / n_c + np.var(rect_c) / m_c
-    var_t = lam_t**2 * np.var(all_t) / n_t + np.var(rect_t) / m_t
+    rate_c, var_c, rect_c = _ppi_mean(all_c, pred_c, real_c, lam_c)
+    rate_t, var_t, rect_t = _ppi_mean(all_t, pred_t, real_t, lam_t)
     cov_d = cov_m = 0.0
     if paired:
         cov_all = np.mean((all_c - all_c.mean()) * (all_t - all_t.mean()))

@@ -15,6 +15,7 @@ ROOMS = (
     "model_based",
     "gate",
     "agreement",
+    "eval_logs",
     "utils",
 )
 

@@ -88,6 +88,7 @@ _HEADERS = {
     "p_better": "P(B better)",
     "pvalue": "p",
     "pvalue_holm": "p (Holm)",
+    "pvalue_adjusted": "p (adj.)",
     "decision": "paper's rule",
 }
 

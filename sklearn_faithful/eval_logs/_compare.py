@@ -1,0 +1,557 @@
+"""Runs compared on the same items: each mean, each pair, the runs tied with the best.
+
+The item is the unit: an item's repeated samples are averaged into its score
+(:func:`~sklearn_faithful.eval_logs.join_runs`), and with clusters the cluster
+is the unit, drawn or swapped whole. The resamples are those of the holdout
+room's tests, on the sums of each unit's scores and items: a run's mean is
+``sum(scores) / n_items`` of the resampled units (formulas page,
+"Resampling").
+"""
+
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from numbers import Integral
+
+import numpy as np
+
+from ..holdout._fast_metrics import Resampler, cluster_sums, run_resamples
+from ..holdout._resampling import (
+    _bootstrap_interval,
+    _check_groups,
+    _clusters_text,
+    _interval,
+    _paired_test,
+    _Resampling,
+    _sign_test_from_counts,
+)
+from ..utils._compat import Interval, StrOptions, validate_params
+from ..utils._multitest import benjamini_hochberg, holm
+from ..utils._random import _generator
+from ..utils._results import (
+    _HEADERS,
+    _level_text,
+    _ResultMixin,
+    _text_table,
+)
+from ..utils._validation import (
+    CONFIDENCE_LEVEL,
+    N_JOBS,
+    RANDOM_STATE,
+    check_matplotlib,
+)
+from ._join import RunTable
+from ._options import CORRECTIONS, INTERVALS, METHODS
+
+_METRIC = "mean score"
+_ADJUST = {"holm": holm, "bh": benjamini_hochberg}
+
+
+def _mean_of(sums):
+    """A run's mean from the sums of its units: ``sum(scores) / n_items``."""
+    return sums[:, 0] / sums[:, 1]
+
+
+def _resampling(columns, groups):
+    """:class:`_Resampling` of one or two runs' item scores.
+
+    Without clusters the units are the cells of identical (score A, score
+    B) items, drawn multinomially (0/1 scores make four cells, whatever the
+    number of items); with clusters, each cluster's sums of scores and items.
+    """
+    n = columns[0].shape[0]
+    statistics = [float(np.mean(c)) for c in columns]
+    if groups is None:
+        rows, counts = np.unique(np.column_stack(columns), axis=0, return_counts=True)
+        ones = np.ones(rows.shape[0])
+        features = [np.column_stack([rows[:, j], ones]) for j in range(len(columns))]
+        return _Resampling(statistics, n, fast=(Resampler(features, counts), _mean_of))
+    codes, n_clusters = groups
+    features = cluster_sums(
+        [np.column_stack([c, np.ones(n)]) for c in columns], codes, n_clusters
+    )
+    return _Resampling(
+        statistics,
+        n,
+        fast=(Resampler([np.asarray(f) for f in features]), _mean_of),
+        n_clusters=n_clusters,
+    )
+
+
+def _check_scores(name, values, n_items):
+    arr = np.asarray(values)
+    if arr.dtype.kind == "b":
+        arr = arr.astype(np.float64)
+    if arr.dtype.kind not in "iuf" or arr.ndim not in (1, 2):
+        raise ValueError(
+            f"runs[{name!r}] must hold numeric scores, of shape (n_items,) or "
+            f"(n_items, n_repeats); got dtype {arr.dtype} and shape {arr.shape}."
+        )
+    arr = arr.astype(np.float64)
+    if not np.isfinite(arr).all():
+        raise ValueError(f"runs[{name!r}] contains NaN or infinity.")
+    if n_items is not None and arr.shape[0] != n_items:
+        raise ValueError(
+            f"runs[{name!r}] has {arr.shape[0]} items but the first run has "
+            f"{n_items}; the runs must score the same items, in the same order "
+            "(join_runs matches them by id)."
+        )
+    if arr.ndim == 2 and arr.shape[1] == 0:
+        raise ValueError(f"runs[{name!r}] has no repeat; give at least one.")
+    # repeated samples of an item: its score is their mean
+    return arr if arr.ndim == 1 else arr.mean(axis=1)
+
+
+def _runs_matrix(runs, groups):
+    """``(names, scores (n_items, n_runs), groups)`` of a RunTable or a mapping."""
+    if isinstance(runs, RunTable):
+        if groups is not None:
+            raise ValueError(
+                "groups must be None when runs is a RunTable: the table holds its "
+                "items' clusters (groups_field of join_runs)."
+            )
+        return list(runs.names), runs.scores, runs.groups
+    if len(runs) == 0:
+        raise ValueError("runs is empty; give at least one run's item scores.")
+    names, columns, n_items = [], [], None
+    for name, values in runs.items():
+        columns.append(_check_scores(name, values, n_items))
+        n_items = columns[0].shape[0]
+        names.append(str(name))
+    return names, np.column_stack(columns), groups
+
+
+@dataclass(frozen=True)
+class RunComparisonResult(_ResultMixin):
+    """Result of :func:`compare_runs`: each run's mean, each pair, the tied runs.
+
+    Attributes
+    ----------
+    names : list of str
+        The runs, in the order given.
+    runs : list of dict
+        Per run: ``run``, ``mean`` (of its item scores), ``low`` and
+        ``high`` (its bootstrap interval) and ``standard_error``.
+    pairs : list of dict
+        Per pair of runs A and B: ``run_a``, ``run_b``, ``difference``
+        (mean of B - mean of A), ``low`` and ``high`` (its paired bootstrap
+        interval), ``pvalue``, ``pvalue_adjusted`` (``correction``),
+        ``effect_size`` (Cohen's d_z: the mean item difference over its
+        standard deviation), and the items where B scores higher, the same
+        and lower: ``n_wins``, ``n_ties``, ``n_losses``.
+    best : str or None
+        The run of highest mean, when every pair was compared.
+    tied_with_best : list of str or None
+        The best run and those whose difference from it is not significant
+        at ``1 - confidence_level`` after ``correction``; None with a
+        ``baseline``.
+    baseline : str or None
+        The run every other was compared with, or None for every pair.
+    method : str
+        The paired test: ``"permutation"``, ``"bootstrap"`` or ``"sign"``.
+    correction : str or None
+        ``"holm"``, ``"bh"`` or None.
+    interval : str
+        The bootstrap interval of each mean: ``"bca"`` or ``"percentile"``.
+    confidence_level : float
+        Level of the intervals; ``1 - confidence_level`` is the level of the
+        tests.
+    n_items : int
+        Items every run scored.
+    n_clusters : int or None
+        Clusters resampled whole, or None.
+    n_resamples : int
+        Resamples of each interval and test.
+    """
+
+    names: list
+    runs: list
+    pairs: list
+    best: str | None
+    tied_with_best: list | None
+    baseline: str | None
+    method: str
+    correction: str | None
+    interval: str
+    confidence_level: float
+    n_items: int
+    n_clusters: int | None
+    n_resamples: int
+
+    def summary(self):
+        """Describe the comparison: a table of the runs, then one of the pairs.
+
+        Returns
+        -------
+        text : str
+        """
+        level = _level_text(self.confidence_level)
+        lines = [
+            f"{len(self.names)} runs on {self.n_items} items"
+            f"{_clusters_text(self.n_clusters)}; {level} {self.interval} "
+            f"bootstrap intervals, {self.n_resamples} resamples",
+            "",
+        ]
+        tied = set(self.tied_with_best or ())
+        cols = {
+            "run": [r["run"] for r in self.runs],
+            "mean": [r["mean"] for r in self.runs],
+            "lower": [r["low"] for r in self.runs],
+            "upper": [r["high"] for r in self.runs],
+        }
+        if self.tied_with_best is not None:
+            cols["tied with best"] = [
+                ("best" if r["run"] == self.best else "yes")
+                if r["run"] in tied
+                else "no"
+                for r in self.runs
+            ]
+        lines += _text_table(cols)
+        if self.pairs:
+            adjusted = {None: "p", "holm": "p (Holm)", "bh": "p (BH)"}
+            lines += [
+                "",
+                f"paired {self.method} test, B - A with its {level} paired "
+                "bootstrap interval:",
+            ]
+            pair_cols = {
+                "A": [p["run_a"] for p in self.pairs],
+                "B": [p["run_b"] for p in self.pairs],
+                "difference": [p["difference"] for p in self.pairs],
+                "low": [p["low"] for p in self.pairs],
+                "high": [p["high"] for p in self.pairs],
+                "pvalue": [p["pvalue"] for p in self.pairs],
+            }
+            if self.correction is not None:
+                pair_cols["pvalue_adjusted"] = [
+                    p["pvalue_adjusted"] for p in self.pairs
+                ]
+            pair_cols["d_z"] = [p["effect_size"] for p in self.pairs]
+            pair_cols["W/T/L"] = [
+                f"{p['n_wins']}/{p['n_ties']}/{p['n_losses']}" for p in self.pairs
+            ]
+            table = _text_table(pair_cols)
+            head = _HEADERS["pvalue_adjusted"]
+            table[0] = table[0].replace(
+                head, adjusted[self.correction].rjust(len(head))
+            )
+            lines += table
+        if self.tied_with_best is not None:
+            lines += [
+                "",
+                f"tied with the best ({self.best}) at the "
+                f"{1 - self.confidence_level:.2g} level: "
+                + ", ".join(self.tied_with_best),
+            ]
+        return "\n".join(lines)
+
+    @validate_params(
+        {"ax": "no_validation", "kind": [StrOptions({"runs", "pairs"})]},
+        prefer_skip_nested_validation=True,
+    )
+    def plot(self, ax=None, *, kind="runs"):
+        """Forest plot: each run's mean, or each pair's difference, with its interval.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None creates a figure.
+        kind : {"runs", "pairs"}, default="runs"
+            ``"runs"``: each run's mean and interval, the runs tied with the
+            best in colour. ``"pairs"``: each pair's difference B - A and its
+            paired interval, with a dashed line at 0.
+
+        Returns
+        -------
+        ax : matplotlib Axes
+        """
+        plt = check_matplotlib("RunComparisonResult.plot")
+        if kind == "pairs" and not self.pairs:
+            raise ValueError("kind='pairs' needs two runs or more; there is one.")
+        if ax is None:
+            rows = len(self.runs) if kind == "runs" else len(self.pairs)
+            _, ax = plt.subplots(figsize=(6, 1.2 + 0.4 * rows))
+        if kind == "runs":
+            items = self.runs
+            labels = [r["run"] for r in items]
+            centre = [r["mean"] for r in items]
+            tied = set(self.tied_with_best or ())
+            colors = ["C0" if r["run"] in tied else "0.4" for r in items]
+            xlabel = f"mean score, {_level_text(self.confidence_level)} interval"
+        else:
+            items = self.pairs
+            labels = [f"{p['run_b']} - {p['run_a']}" for p in items]
+            centre = [p["difference"] for p in items]
+            key = "pvalue_adjusted"
+            colors = [
+                "C2" if p[key] < 1 - self.confidence_level else "0.4" for p in items
+            ]
+            ax.axvline(0, color="0.3", ls="--", lw=1)
+            xlabel = f"difference B - A, {_level_text(self.confidence_level)} interval"
+        y = np.arange(len(items))[::-1]
+        for yi, item, c, color in zip(y, items, centre, colors, strict=True):
+            ax.plot([item["low"], item["high"]], [yi, yi], color=color, lw=2)
+            ax.plot([c], [yi], "o", color=color)
+        ax.set_yticks(y)
+        ax.set_yticklabels(labels)
+        ax.set_xlabel(xlabel)
+        ax.set_ylim(-0.7, len(items) - 0.3)
+        return ax
+
+
+def _pair_row(names, a, b, scores, groups, method, level, rng, run):
+    """The comparison of runs ``a`` and ``b`` (B - A): interval, test, counts."""
+    col_a, col_b = scores[:, a], scores[:, b]
+    diff = col_b - col_a
+    data = _resampling([col_a, col_b], groups)
+    statistic = data.statistics[1] - data.statistics[0]
+    if method == "sign":
+        # the exact binomial test of the items B wins against those it loses;
+        # for 0/1 scores of one sample each, McNemar's exact test
+        wins, losses = int((diff > 0).sum()), int((diff < 0).sum())
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # no discordant item
+            pvalue = _sign_test_from_counts(
+                wins,
+                losses,
+                diff.shape[0],
+                alternative="two-sided",
+                confidence_level=level,
+                stacklevel=2,
+            ).pvalue
+        dist = run_resamples(
+            data.bootstrap_draw(), rng, run["n_resamples"], **run["jobs"]
+        )
+        ci = _interval(dist, statistic, level, "percentile", "two-sided", warn=False)
+    else:
+        res = _paired_test(
+            data,
+            _METRIC,
+            method=method,
+            n_resamples=run["n_resamples"],
+            confidence_level=level,
+            alternative="two-sided",
+            random_state=rng,
+            **run["jobs"],
+        )
+        pvalue = res.pvalue
+        ci = res._confidence_interval(level, warn=False)
+    sd = float(np.std(diff, ddof=1)) if diff.shape[0] > 1 else 0.0
+    return {
+        "run_a": names[a],
+        "run_b": names[b],
+        "difference": statistic,
+        "low": ci.low,
+        "high": ci.high,
+        "pvalue": float(pvalue),
+        "effect_size": statistic / sd if sd > 0 else float("nan"),
+        "n_wins": int((diff > 0).sum()),
+        "n_ties": int((diff == 0).sum()),
+        "n_losses": int((diff < 0).sum()),
+    }
+
+
+@validate_params(
+    {
+        "runs": [RunTable, Mapping],
+        "groups": ["array-like", None],
+        "method": [StrOptions(set(METHODS))],
+        "baseline": [str, None],
+        "correction": [StrOptions(set(CORRECTIONS)), None],
+        "interval": [StrOptions(set(INTERVALS))],
+        "confidence_level": CONFIDENCE_LEVEL,
+        "n_resamples": [Interval(Integral, 1, None, closed="left")],
+        "random_state": RANDOM_STATE,
+        "n_jobs": N_JOBS,
+        "verbose": ["verbose"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def compare_runs(
+    runs,
+    *,
+    groups=None,
+    method="permutation",
+    baseline=None,
+    correction="holm",
+    interval="bca",
+    confidence_level=0.95,
+    n_resamples=9999,
+    random_state=None,
+    n_jobs=None,
+    verbose=0,
+):
+    """Compare evaluation runs scored on the same items.
+
+    Gives each run's mean score with its bootstrap interval and, for every
+    pair of runs (or every run against ``baseline``), the paired difference
+    with its interval, a p-value adjusted over the family, an effect size and
+    the items won, tied and lost; with every pair compared, the runs
+    statistically tied with the best.
+
+    Parameters
+    ----------
+    runs : RunTable or dict of str to array-like
+        The item scores: a :class:`RunTable` from :func:`join_runs` (the
+        runs joined by id, with their clusters), or, by run name, arrays of
+        shape (n_items,) or (n_items, n_repeats) whose rows are the same
+        items in the same order (the repeats, samples or epochs of an item,
+        are averaged into its score).
+    groups : array-like of shape (n_items,), default=None
+        Each item's cluster (passage, prompt, video) when ``runs`` is a
+        dict: intervals and tests then resample (and swap) whole clusters.
+        A :class:`RunTable` carries its own.
+    method : {"permutation", "bootstrap", "sign"}, default="permutation"
+        The paired test. ``"permutation"`` swaps the two runs' scores of
+        each item (each cluster) with probability 1/2, exact under the
+        null that the runs are exchangeable; ``"bootstrap"`` shifts the
+        paired bootstrap distribution to mean 0; ``"sign"`` is the exact
+        binomial test of the items B wins against those it loses (for 0/1
+        scores of one sample each, McNemar's exact test); it takes the items
+        as independent, so it refuses clusters.
+    baseline : str, default=None
+        Compare every other run with this one (B - baseline); None compares
+        every pair (B - A, A before B in ``runs``).
+    correction : {"holm", "bh"} or None, default="holm"
+        Adjustment of the p-values over the pairs: Holm's step-down (the
+        family-wise error rate), Benjamini-Hochberg's step-up (the false
+        discovery rate), or None.
+    interval : {"bca", "percentile"}, default="bca"
+        The bootstrap interval of each run's mean. The paired differences
+        get the percentile interval of the paired bootstrap.
+    confidence_level : float, default=0.95
+        Level of the intervals; the tests and the tied groups use
+        ``1 - confidence_level``.
+    n_resamples : int, default=9999
+        Resamples of each interval and test.
+    random_state : int, RandomState instance, Generator or None, default=None
+        Seed of the resamples; the same seed gives the same result with any
+        ``n_jobs``.
+    n_jobs : int, default=None
+        Jobs that draw the resamples; None means 1 unless in a
+        :func:`joblib.parallel_config` context, -1 all processors.
+    verbose : int, default=0
+        Print the progress of the resamples on stderr.
+
+    Returns
+    -------
+    result : RunComparisonResult
+        ``runs``, ``pairs``, ``tied_with_best``, ``summary()``, ``to_dict()``
+        and ``plot()``.
+
+    See Also
+    --------
+    join_runs : Join per-item logs by id, with clusters and repeats.
+    sklearn_faithful.holdout.paired_permutation_test : The same test for a
+        metric of labels.
+
+    Notes
+    -----
+    A run's mean is the mean of its item scores, an item's score the mean of
+    its samples: the item (with ``groups``, the cluster) is the unit drawn
+    by the bootstrap and swapped by the permutation, so the intervals carry
+    both the spread across items and across an item's samples. Resampling
+    the samples as if they were items, or the items of a cluster one by
+    one, gives intervals too narrow and tests that reject too often (user
+    guide, "Comparing two evaluation runs", with the simulated rates).
+
+    "Tied with the best": the best run is the one of highest mean; a run is
+    tied with it when their adjusted p-value is at least
+    ``1 - confidence_level``. The best is chosen from the same data, so the
+    group is a screen, not a confidence set of the best run.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_faithful.eval_logs import compare_runs
+    >>> rng = np.random.default_rng(0)
+    >>> a = (rng.random(400) < 0.70).astype(int)
+    >>> b = np.where(rng.random(400) < 0.2, 1, a)  # B fixes some of A's errors
+    >>> res = compare_runs({"A": a, "B": b}, n_resamples=999, random_state=0)
+    >>> pair = res.pairs[0]
+    >>> round(pair["difference"], 3), pair["pvalue"] < 0.05
+    (0.065, True)
+    >>> res.tied_with_best
+    ['B']
+    """
+    names, scores, groups = _runs_matrix(runs, groups)
+    n_items, n_runs = scores.shape
+    if n_items < 2:
+        raise ValueError(f"runs score {n_items} item; resampling needs at least 2.")
+    if baseline is not None and baseline not in names:
+        raise ValueError(f"baseline={baseline!r} is not a run; the runs are {names}.")
+    checked = _check_groups(groups, n_items, stacklevel=4)
+    if method == "sign" and checked is not None:
+        raise ValueError(
+            "method='sign' takes the items as independent, but the items come "
+            f"in {checked[1]} clusters; use method='permutation', which swaps "
+            "whole clusters, or 'bootstrap'."
+        )
+    rng = _generator(random_state)
+    jobs = dict(n_jobs=n_jobs, verbose=verbose, name="compare_runs")
+    run_rows = []
+    for j, name in enumerate(names):
+        res = _bootstrap_interval(
+            _resampling([scores[:, j]], checked),
+            _METRIC,
+            n_resamples=n_resamples,
+            confidence_level=confidence_level,
+            method=interval,
+            alternative="two-sided",
+            random_state=rng,
+            **jobs,
+        )
+        run_rows.append(
+            {
+                "run": name,
+                "mean": res.statistic,
+                "low": res.confidence_interval.low,
+                "high": res.confidence_interval.high,
+                "standard_error": res.standard_error,
+            }
+        )
+    if baseline is None:
+        pairs = [(a, b) for a in range(n_runs) for b in range(a + 1, n_runs)]
+    else:
+        base = names.index(baseline)
+        pairs = [(base, b) for b in range(n_runs) if b != base]
+    setting = {"n_resamples": n_resamples, "jobs": jobs}
+    pair_rows = [
+        _pair_row(names, a, b, scores, checked, method, confidence_level, rng, setting)
+        for a, b in pairs
+    ]
+    if pair_rows:
+        raw = np.array([p["pvalue"] for p in pair_rows])
+        adjusted = raw if correction is None else _ADJUST[correction](raw)
+        for row, p in zip(pair_rows, adjusted, strict=True):
+            row["pvalue_adjusted"] = float(p)
+    best = tied = None
+    if baseline is None and n_runs > 1:
+        means = np.array([r["mean"] for r in run_rows])
+        best = names[int(np.argmax(means))]
+        alpha = 1 - confidence_level
+        tied = [
+            name
+            for name in names
+            if name == best
+            or any(
+                {p["run_a"], p["run_b"]} == {name, best}
+                and p["pvalue_adjusted"] >= alpha
+                for p in pair_rows
+            )
+        ]
+    return RunComparisonResult(
+        names=names,
+        runs=run_rows,
+        pairs=pair_rows,
+        best=best,
+        tied_with_best=tied,
+        baseline=baseline,
+        method=method,
+        correction=correction,
+        interval=interval,
+        confidence_level=float(confidence_level),
+        n_items=int(n_items),
+        n_clusters=None if checked is None else checked[1],
+        n_resamples=int(n_resamples),
+    )

@@ -1,0 +1,196 @@
+"""One run scored by a judge model, and a few of its items by people.
+
+The prediction-powered estimate of the run's mean (Angelopoulos et al.
+2023): the judge's mean over every item, corrected by the judge's mean error
+on the items people scored. The one-system case of the model_based room's
+PPI; its estimate and variance are computed there (``_ppi_mean``).
+"""
+
+import math
+from dataclasses import dataclass
+from numbers import Real
+
+import numpy as np
+
+from ..model_based._model_based import _ppi_lam, _ppi_mean
+from ..utils._compat import Interval, StrOptions, validate_params
+from ..utils._results import (
+    ConfidenceInterval,
+    _interval_text,
+    _level_text,
+    _ResultMixin,
+    _two_sided_z,
+)
+from ..utils._validation import CONFIDENCE_LEVEL
+
+
+@dataclass(frozen=True)
+class PredictionPoweredMeanResult(_ResultMixin):
+    """Result of :func:`prediction_powered_mean`.
+
+    Attributes
+    ----------
+    estimate : float
+        The prediction-powered mean ``lam mean_N(judge) + mean_n(human -
+        lam judge)``.
+    confidence_interval : ConfidenceInterval
+        Its normal interval at ``confidence_level``.
+    standard_error : float
+        Its standard error.
+    judge_mean : float
+        The judge's mean over every item, uncorrected.
+    human_mean : float
+        The people's mean over the items they scored, which ignores the judge.
+    lam : float
+        The weight of the judge's scores: 1 for classical PPI, tuned by
+        PPI++ for ``lam="auto"``.
+    confidence_level : float
+        Level of the interval.
+    n_items : int
+        Items the judge scored.
+    n_labelled : int
+        Items people scored too: the estimate used these many.
+    """
+
+    estimate: float
+    confidence_interval: ConfidenceInterval
+    standard_error: float
+    judge_mean: float
+    human_mean: float
+    lam: float
+    confidence_level: float
+    n_items: int
+    n_labelled: int
+
+    def summary(self):
+        """Describe the estimate in one plain-text paragraph.
+
+        Returns
+        -------
+        text : str
+        """
+        return (
+            f"prediction-powered mean = {self.estimate:.4f}, "
+            f"{_level_text(self.confidence_level)} CI "
+            f"{_interval_text(self.confidence_interval)} (s.e. "
+            f"{self.standard_error:.4f}, lam = {self.lam:.3g}); judge's mean "
+            f"{self.judge_mean:.4f} over {self.n_items} items, people's mean "
+            f"{self.human_mean:.4f} over the {self.n_labelled} they scored"
+        )
+
+
+def _scores(values, name):
+    arr = np.asarray(values)
+    if arr.dtype.kind == "b":
+        arr = arr.astype(np.float64)
+    if arr.dtype.kind not in "iuf" or arr.ndim != 1:
+        raise ValueError(
+            f"{name} must be a 1-D array of numeric scores; got dtype {arr.dtype} "
+            f"and shape {arr.shape}."
+        )
+    return arr.astype(np.float64)
+
+
+@validate_params(
+    {
+        "judge_scores": ["array-like"],
+        "human_scores": ["array-like"],
+        "lam": [Interval(Real, 0, 1, closed="both"), StrOptions({"auto"})],
+        "confidence_level": CONFIDENCE_LEVEL,
+    },
+    prefer_skip_nested_validation=True,
+)
+def prediction_powered_mean(
+    judge_scores, human_scores, *, lam=1.0, confidence_level=0.95
+):
+    """The mean score of one run scored by a judge, corrected by people's scores.
+
+    A judge model (an LLM grader, a classifier) scores every item of the run;
+    people score a random sample of them. The prediction-powered estimate
+    takes the judge's mean over every item and corrects it by the judge's
+    mean error on the sample: unbiased whatever the judge's errors, and
+    narrower than the people's mean alone when the judge agrees with them.
+
+    Parameters
+    ----------
+    judge_scores : array-like of shape (n_items,)
+        The judge's score of every item (0/1, or a rating).
+    human_scores : array-like of shape (n_items,)
+        People's score of each item on the same scale, NaN where nobody
+        scored it. The scored items must be a random sample of the run's.
+    lam : float in [0, 1] or "auto", default=1.0
+        Weight of the judge's scores: 1 is classical PPI; ``"auto"`` tunes it
+        (PPI++), which needs more labelled items (user guide); 0 is the
+        people's mean alone.
+    confidence_level : float, default=0.95
+        Level of the interval.
+
+    Returns
+    -------
+    result : PredictionPoweredMeanResult
+        ``estimate``, ``confidence_interval``, ``standard_error`` and
+        ``n_labelled``, the items people scored.
+
+    See Also
+    --------
+    sklearn_faithful.model_based.ModelBasedMetricTest : The same estimate for
+        two systems' rates, and its test.
+
+    Notes
+    -----
+    With O the judge's scores and R people's, on N items of which n are
+    labelled: ``theta = lam mean_N(O) + mean_n(R - lam O)`` and
+    ``Var(theta) = lam^2 Var_N(O) / N + Var_n(R - lam O) / n``; the interval
+    is ``theta +/- z sqrt(Var)`` (formulas page, "Prediction-powered
+    inference").
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_faithful.eval_logs import prediction_powered_mean
+    >>> rng = np.random.default_rng(0)
+    >>> truth = (rng.random(2000) < 0.6).astype(float)
+    >>> judge = np.where(rng.random(2000) < 0.9, truth, 1 - truth)
+    >>> human = np.full(2000, np.nan)
+    >>> human[:200] = truth[:200]  # people scored 200 items
+    >>> res = prediction_powered_mean(judge, human)
+    >>> res.n_labelled, round(res.estimate, 3)
+    (200, 0.586)
+    """
+    judge = _scores(judge_scores, "judge_scores")
+    human = _scores(human_scores, "human_scores")
+    if human.shape[0] != judge.shape[0]:
+        raise ValueError(
+            f"human_scores has {human.shape[0]} items but judge_scores has "
+            f"{judge.shape[0]}; give one entry per item (NaN where nobody scored it)."
+        )
+    if not np.isfinite(judge).all():
+        raise ValueError(
+            "judge_scores contains NaN or infinity; the judge scores every item."
+        )
+    if np.isinf(human).any():
+        raise ValueError("human_scores contains infinity; NaN marks an unscored item.")
+    labelled = ~np.isnan(human)
+    n = int(labelled.sum())
+    if n < 2:
+        raise ValueError(
+            f"human_scores holds {n} scored item(s) (the rest NaN); the interval "
+            "needs at least 2."
+        )
+    pred, real = judge[labelled], human[labelled]
+    if lam == "auto":
+        lam = _ppi_lam(real, pred, judge)
+    estimate, variance, _ = _ppi_mean(judge, pred, real, float(lam))
+    se = math.sqrt(variance)
+    z = _two_sided_z(confidence_level)
+    return PredictionPoweredMeanResult(
+        estimate=estimate,
+        confidence_interval=ConfidenceInterval(estimate - z * se, estimate + z * se),
+        standard_error=se,
+        judge_mean=float(judge.mean()),
+        human_mean=float(real.mean()),
+        lam=float(lam),
+        confidence_level=float(confidence_level),
+        n_items=int(judge.shape[0]),
+        n_labelled=n,
+    )
