@@ -9,7 +9,6 @@ room's tests, on the sums of each unit's scores and items: a run's mean is
 """
 
 import warnings
-from collections.abc import Mapping
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -353,7 +352,7 @@ def _pair_row(names, a, b, scores, groups, method, level, rng, run):
 
 @validate_params(
     {
-        "runs": [RunTable, Mapping],
+        "runs": [dict, RunTable],
         "groups": ["array-like", None],
         "method": [StrOptions(set(METHODS))],
         "baseline": [str, None],
@@ -477,7 +476,9 @@ def compare_runs(
     names, scores, groups = _runs_matrix(runs, groups)
     n_items, n_runs = scores.shape
     if n_items < 2:
-        raise ValueError(f"runs score {n_items} item; resampling needs at least 2.")
+        raise ValueError(
+            f"runs[{names[0]!r}] scores {n_items} item(s); resampling needs at least 2."
+        )
     if baseline is not None and baseline not in names:
         raise ValueError(f"baseline={baseline!r} is not a run; the runs are {names}.")
     checked = _check_groups(groups, n_items, stacklevel=4)
