@@ -5,7 +5,7 @@ The item is the unit: an item's repeated samples are averaged into its score
 is the unit, drawn or swapped whole. The resamples are those of the holdout
 room's tests, on the sums of each unit's scores and items: a run's mean is
 ``sum(scores) / n_items`` of the resampled units (formulas page,
-"Resampling").
+"Evaluation runs").
 """
 
 import warnings
@@ -276,7 +276,10 @@ class RunComparisonResult(_ResultMixin):
             centre = [r["mean"] for r in items]
             tied = set(self.tied_with_best or ())
             colors = ["C0" if r["run"] in tied else "0.4" for r in items]
-            xlabel = f"mean score, {_level_text(self.confidence_level)} interval"
+            xlabel = (
+                f"mean score, {_level_text(self.confidence_level)} interval "
+                "(colour: tied with the best)"
+            )
         else:
             items = self.pairs
             labels = [f"{p['run_b']} - {p['run_a']}" for p in items]

@@ -141,8 +141,7 @@ def prediction_powered_mean(
     With O the judge's scores and R people's, on N items of which n are
     labelled: ``theta = lam mean_N(O) + mean_n(R - lam O)`` and
     ``Var(theta) = lam^2 Var_N(O) / N + Var_n(R - lam O) / n``; the interval
-    is ``theta +/- z sqrt(Var)`` (formulas page, "Prediction-powered
-    inference").
+    is ``theta +/- z sqrt(Var)`` (formulas page, "Evaluation runs").
 
     Examples
     --------
