@@ -59,7 +59,7 @@ class RunTable(_ResultMixin):
 
     @property
     def n_items(self):
-        """Items in every run: the rows of :attr:`scores`."""
+        """Items in every run: the rows of ``scores``."""
         return int(self.ids.shape[0])
 
     @property
