@@ -384,7 +384,10 @@ def join_runs(
                 "(epochs, seeds), averaged within the item, or remove the "
                 "duplicates."
             )
-    union = np.unique(np.concatenate([run.ids for run in runs]))
+    # every id of any run, sorted: each run's ids are sorted and distinct, so
+    # one sort of their concatenation and a mask of the first of equal ids
+    union = np.sort(np.concatenate([run.ids for run in runs]))
+    union = union[np.concatenate([[True], union[1:] != union[:-1]])]
     present = np.zeros((union.size, len(runs)), dtype=bool)
     for j, run in enumerate(runs):
         run.item_index = np.searchsorted(union, run.ids)
