@@ -185,3 +185,16 @@ def test_plot_draws_runs_and_pairs():
     one = compare_runs({"A": [0, 1, 1]}, n_resamples=99, random_state=0)
     with pytest.raises(ValueError, match="kind='pairs' needs two runs"):
         one.plot(kind="pairs")
+
+
+def test_run_interval_agrees_with_scipy_bca():
+    # scipy.stats.bootstrap's BCa interval of the mean, on the same items
+    rng = np.random.default_rng(10)
+    scores = rng.gamma(2.0, 1.0, 150)  # skewed: BCa moves the interval
+    res = compare_runs({"A": scores}, n_resamples=40000, random_state=0)
+    ref = stats.bootstrap(
+        (scores,), np.mean, n_resamples=40000, method="BCa", random_state=1
+    ).confidence_interval
+    se = res.runs[0]["standard_error"]
+    assert res.runs[0]["low"] == pytest.approx(ref.low, abs=0.05 * se)
+    assert res.runs[0]["high"] == pytest.approx(ref.high, abs=0.05 * se)
