@@ -32,7 +32,7 @@ class PredictionPoweredMeanResult(_ResultMixin):
     ----------
     statistic : float
         The prediction-powered mean ``lam mean_N(judge) + mean_n(human -
-        lam judge)``.
+        lam judge)``, the first mean over the N items nobody scored.
     confidence_interval : ConfidenceInterval
         Its normal interval at ``confidence_level``.
     standard_error : float
@@ -107,8 +107,8 @@ def prediction_powered_mean(
 
     A judge model (an LLM grader, a classifier) scores every item of the run;
     people score a random sample of them. The prediction-powered estimate
-    takes the judge's mean over every item and corrects it by the judge's
-    mean error on the sample: unbiased whatever the judge's errors, and
+    takes the judge's mean over the other items and corrects it by the
+    judge's mean error on the sample: unbiased whatever the judge's errors, and
     narrower than the people's mean alone when the judge agrees with them.
 
     Parameters
@@ -138,9 +138,10 @@ def prediction_powered_mean(
 
     Notes
     -----
-    With O the judge's scores and R people's, on N items of which n are
-    labelled: ``theta = lam mean_N(O) + mean_n(R - lam O)`` and
-    ``Var(theta) = lam^2 Var_N(O) / N + Var_n(R - lam O) / n``; the interval
+    With O the judge's scores and R people's, on n labelled items and the
+    judge's scores of the N others: ``theta = lam mean_N(O) + mean_n(R - lam
+    O)`` and ``Var(theta) = lam^2 Var_N(O) / N + Var_n(R - lam O) / n``, two
+    independent samples as in ``ppi_py.ppi_mean_ci``; the interval
     is ``theta +/- z sqrt(Var)`` (formulas page, "Evaluation runs").
 
     Examples
@@ -177,9 +178,15 @@ def prediction_powered_mean(
             "needs at least 2."
         )
     pred, real = judge[labelled], human[labelled]
-    if lam == "auto":
-        lam = _ppi_lam(real, pred, judge)
-    estimate, variance, _ = _ppi_mean(judge, pred, real, float(lam))
+    # the judge's mean over the items nobody scored: a sample independent of
+    # the labelled one, as the variance takes it (over all the items, the
+    # labelled ones would add 2 lam Cov(O, R - lam O) / N, left out)
+    unlabelled = judge[~labelled]
+    if unlabelled.size == 0:  # people scored every item: their mean is exact
+        unlabelled, lam = pred, 0.0
+    elif lam == "auto":
+        lam = _ppi_lam(real, pred, unlabelled)
+    estimate, variance, _ = _ppi_mean(unlabelled, pred, real, float(lam))
     se = math.sqrt(variance)
     z = _two_sided_z(confidence_level)
     return PredictionPoweredMeanResult(
