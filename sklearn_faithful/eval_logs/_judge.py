@@ -28,7 +28,7 @@ from ..utils._validation import CONFIDENCE_LEVEL
 # them the judge and the people often agree on every one, and Var_n(R - lam O)
 # comes out near 0. benchmarks/sim_ppi_mean.py (seed 20261126, 2,000 data sets
 # a cell) measured the 95% interval of lam=1 at 43-92% with 10 labelled
-# items, 65-93% with 20 and 84-94% with 40; from 100 on at least 92.7% (s.e.
+# items, 65-93% with 20 and 84-94% with 40; from 100 on at least 92.75% (s.e.
 # 0.6) in every tuning cell and 94.7% in every held-back one. lam="auto"
 # (PPI++) needs 300: at 100 it covered 91.3%.
 _MIN_LABELLED = {"fixed": 100, "auto": 300}
