@@ -112,11 +112,21 @@ def _runs_matrix(runs, groups):
         return list(runs.names), runs.scores, runs.groups
     if len(runs) == 0:
         raise ValueError("runs is empty; give at least one run's item scores.")
-    names, columns, n_items = [], [], None
+    names, columns, n_items, index = [], [], None, None
     for name, values in runs.items():
         columns.append(_check_scores(name, values, n_items))
         n_items = columns[0].shape[0]
         names.append(str(name))
+        # pandas objects: numpy drops the index, so rows in another order
+        # would be paired with the wrong items
+        own = getattr(values, "index", None)
+        if own is not None and index is not None and not own.equals(index):
+            raise ValueError(
+                f"runs[{name!r}] has another index than runs[{names[0]!r}]: its "
+                "rows are other items or in another order. Align them (e.g. "
+                "reindex) or join the logs by id with join_runs."
+            )
+        index = own if index is None else index
     return names, np.column_stack(columns), groups
 
 

@@ -198,3 +198,13 @@ def test_run_interval_agrees_with_scipy_bca():
     se = res.runs[0]["standard_error"]
     assert res.runs[0]["low"] == pytest.approx(ref.low, abs=0.05 * se)
     assert res.runs[0]["high"] == pytest.approx(ref.high, abs=0.05 * se)
+
+
+def test_pandas_rows_in_another_order_are_refused():
+    pd = pytest.importorskip("pandas")
+    a = pd.Series([1, 0, 1, 1], index=["q1", "q2", "q3", "q4"])
+    b = pd.Series([1, 1, 0, 1], index=["q2", "q1", "q3", "q4"])
+    with pytest.raises(ValueError, match=r"runs\['B'\] has another index"):
+        compare_runs({"A": a, "B": b}, n_resamples=99)
+    same = compare_runs({"A": a, "B": b.reindex(a.index)}, n_resamples=99)
+    assert same.n_items == 4
