@@ -214,7 +214,7 @@ def _run_names(args):
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         fix = "give each run a name of its own" + (
-            "" if args.names is not None else " with --names A,B,..."
+            "" if args.names is not None else " (--names A,B)"
         )
         raise InputError(f"two runs are named {twice[0]!r}; {fix}.")
     return names
