@@ -21,6 +21,10 @@ room (``from sklearn_faithful.holdout import sign_test``):
 - :mod:`~sklearn_faithful.agreement`: can the labels be trusted? Agreement
   among annotators (Krippendorff's alpha, Fleiss' kappa, Gwet's AC1/AC2) and
   the model as one more annotator.
+- :mod:`~sklearn_faithful.eval_logs`: I have per-item score logs of
+  evaluation runs: is B better, which runs tie with the best? Runs joined by
+  id, with clusters and repeated samples; a judge-scored run corrected by
+  people's scores.
 - :mod:`~sklearn_faithful.utils`: the floor: the intervals every result
   returns.
 
@@ -36,6 +40,7 @@ _ROOMS = (
     "agreement",
     "cli",
     "comparison",
+    "eval_logs",
     "gate",
     "holdout",
     "metrics",

@@ -210,6 +210,11 @@ ENTRIES = {
         ("scores",),
         lambda s: sf.AccuracyRegressionTest(theta=0.05).set_reference(s).check(s),
     ),
+    "compare_runs": (
+        "scores",
+        ("runs['A']",),
+        lambda s: sf.compare_runs({"A": s}, **SEED),
+    ),
     "BlockRegularized3x2CV": (
         "split",
         ("y",),
@@ -229,6 +234,11 @@ ENTRIES = {
 # Public names whose inputs are not data arrays, and where they are tested.
 NOT_DATA = {
     "reliability_data_from_long": "records: agreement/test_data.py",
+    "join_runs": "records: eval_logs/test_join.py",
+    "prediction_powered_mean": "scores, NaN where unlabelled: eval_logs/test_judge.py",
+    "RunTable": "a result, built by join_runs",
+    "RunComparisonResult": "a result",
+    "PredictionPoweredMeanResult": "a result",
     "__version__": "a string",
     "AccuracyRegressionTest": None,  # in ENTRIES
     "BayesModelComparison": "fits estimators: bad y checked below, data in "
@@ -455,6 +465,8 @@ BAD_LABELS = {"probabilities as labels": lambda y: np.linspace(0.01, 0.99, len(y
 # Functions that take weighted counts (sums of sample weights), which need not
 # be whole numbers: only their per-split ratios enter.
 WEIGHTED_COUNTS = {"paired_bayes_test"}
+# Functions whose 2-D scores are valid: an item's repeated samples.
+TAKES_REPEATS = {"compare_runs"}
 
 
 def _bad_cases():
@@ -468,6 +480,8 @@ def _bad_cases():
             del bad["fractional"]
         if family in RELIABILITY_FAMILIES:
             del bad["NaN"]  # a missing value
+        if name in TAKES_REPEATS:
+            del bad["one axis too many"]
         for position, param in enumerate(params):
             cases = dict(bad)
             if family == "labels" and position > 0:

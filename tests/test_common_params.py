@@ -272,6 +272,9 @@ def _instances():
         PUBLIC["BayesianSignedRankTestResult"]: (
             PUBLIC["bayesian_signed_rank_test"]([1, 2, 3], [2, 3, 3.5], n_samples=10)
         ),
+        PUBLIC["RunComparisonResult"]: PUBLIC["compare_runs"](
+            {"a": split_a, "b": split_b}, n_resamples=99, random_state=0
+        ),
         PUBLIC["PairedTestResult"]: PUBLIC["paired_bootstrap_test"](
             labels, labels[::-1], labels[1:] + [1], n_resamples=99, random_state=0
         ),

@@ -44,6 +44,11 @@ from sklearn_faithful.comparison import (
     paired_bayes_test,
     paired_ttest_5x2cv,
 )
+from sklearn_faithful.eval_logs import (
+    compare_runs,
+    join_runs,
+    prediction_powered_mean,
+)
 from sklearn_faithful.gate import AccuracyRegressionTest
 from sklearn_faithful.holdout import (
     bootstrap_confidence_interval,
@@ -99,6 +104,28 @@ def _model_based():
             annotated_c=(labels_c[:20], labels_c[:20] ^ (np.arange(20) % 7 == 0)),
             annotated_t=(labels_t[:20], labels_t[:20] ^ (np.arange(20) % 5 == 0)),
         ),
+    ]
+
+
+def _runs():
+    logs = {
+        name: {"id": np.arange(N)[::-1], "score": y[::-1], "cluster": np.arange(N) % 40}
+        for name, y in (("A", A), ("B", B), ("Y", Y))
+    }
+    table = join_runs(logs, groups_field="cluster")
+    return [
+        compare_runs({"A": A, "B": B}, **SEED),
+        compare_runs(table, correction="bh", interval="percentile", **SEED),
+        compare_runs(table, baseline="Y", correction=None, **SEED),
+        compare_runs({"A": A, "B": A}, method="sign", **SEED),
+    ]
+
+
+def _judged():
+    human = np.where(np.arange(N) < 20, Y, np.nan)
+    return [
+        prediction_powered_mean(A, human),
+        prediction_powered_mean(A, human, lam="auto", confidence_level=0.9),
     ]
 
 
@@ -161,6 +188,21 @@ BUILDERS = {
         ],
     ),
     "SignTestResult": ("effect", lambda: [sign_test(Y, A, B)]),
+    "RunComparisonResult": ("report", _runs),
+    "RunTable": (
+        "report",
+        lambda: [
+            join_runs(
+                {
+                    "A": {"id": [1, 2, 2], "s": [1, 0, 1]},
+                    "B": {"id": [2, 1], "s": [1, 1]},
+                },
+                score_field="s",
+                on_duplicate="repeats",
+            )
+        ],
+    ),
+    "PredictionPoweredMeanResult": ("score interval", _judged),
     "McNemarTestResult": (
         "effect",
         lambda: [mcnemar_test(Y, A, B, method=m) for m in ("exact", "asymptotic")],
@@ -360,11 +402,14 @@ def test_one_shape_per_kind(name):
             assert not hasattr(res, "credible_interval")
         elif kind == "score interval":
             assert isinstance(res.confidence_interval, ConfidenceInterval)
-            assert isinstance(res.bootstrap_distribution, np.ndarray)
-            assert res.standard_error == pytest.approx(
-                np.nanstd(res.bootstrap_distribution, ddof=1)
-            )
-            assert "bootstrap_distribution" not in res.to_dict()
+            assert isinstance(res.statistic, float)
+            assert isinstance(res.standard_error, float)
+            if hasattr(res, "bootstrap_distribution"):  # else a normal interval
+                assert isinstance(res.bootstrap_distribution, np.ndarray)
+                assert res.standard_error == pytest.approx(
+                    np.nanstd(res.bootstrap_distribution, ddof=1)
+                )
+                assert "bootstrap_distribution" not in res.to_dict()
         elif kind == "bayes":
             assert 0 <= res.p_h0 <= 1 and res.p_h1 == pytest.approx(1 - res.p_h0)
             assert res.decide(0.95) in DECISIONS and res.decide(0.6) in DECISIONS

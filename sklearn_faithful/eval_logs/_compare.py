@@ -5,11 +5,10 @@ The item is the unit: an item's repeated samples are averaged into its score
 is the unit, drawn or swapped whole. The resamples are those of the holdout
 room's tests, on the sums of each unit's scores and items: a run's mean is
 ``sum(scores) / n_items`` of the resampled units (formulas page,
-"Resampling").
+"Evaluation runs").
 """
 
 import warnings
-from collections.abc import Mapping
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -277,7 +276,10 @@ class RunComparisonResult(_ResultMixin):
             centre = [r["mean"] for r in items]
             tied = set(self.tied_with_best or ())
             colors = ["C0" if r["run"] in tied else "0.4" for r in items]
-            xlabel = f"mean score, {_level_text(self.confidence_level)} interval"
+            xlabel = (
+                f"mean score, {_level_text(self.confidence_level)} interval "
+                "(colour: tied with the best)"
+            )
         else:
             items = self.pairs
             labels = [f"{p['run_b']} - {p['run_a']}" for p in items]
@@ -353,7 +355,7 @@ def _pair_row(names, a, b, scores, groups, method, level, rng, run):
 
 @validate_params(
     {
-        "runs": [RunTable, Mapping],
+        "runs": [dict, RunTable],
         "groups": ["array-like", None],
         "method": [StrOptions(set(METHODS))],
         "baseline": [str, None],
@@ -477,7 +479,9 @@ def compare_runs(
     names, scores, groups = _runs_matrix(runs, groups)
     n_items, n_runs = scores.shape
     if n_items < 2:
-        raise ValueError(f"runs score {n_items} item; resampling needs at least 2.")
+        raise ValueError(
+            f"runs[{names[0]!r}] scores {n_items} item(s); resampling needs at least 2."
+        )
     if baseline is not None and baseline not in names:
         raise ValueError(f"baseline={baseline!r} is not a run; the runs are {names}.")
     checked = _check_groups(groups, n_items, stacklevel=4)

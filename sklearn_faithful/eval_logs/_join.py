@@ -59,7 +59,7 @@ class RunTable(_ResultMixin):
 
     @property
     def n_items(self):
-        """Items in every run: the rows of :attr:`scores`."""
+        """Items in every run: the rows of ``scores``."""
         return int(self.ids.shape[0])
 
     @property
@@ -132,7 +132,7 @@ def _check_labels(arr, name, field_name, what):
         bad = [i for i, v in enumerate(arr) if v is None or isinstance(v, float)]
         if bad:
             raise ValueError(
-                f"logs[{name!r}][{field_name!r}] holds {arr[bad[0]]!r} at record "
+                f"logs[{name!r}][{field_name!r}] holds {_show(arr[bad[0]])} at record "
                 f"{bad[0]}; every record needs a {what} (a string or an integer)."
             )
     return arr
@@ -150,7 +150,7 @@ def _check_scores(arr, ids, name, field_name):
                 (i for i, v in enumerate(arr) if not isinstance(v, (int, float))), 0
             )
         )
-        example = f" ({arr[i]!r} for id {ids[i]!r})" if arr.size else ""
+        example = f" ({_show(arr[i])} for id {_show(ids[i])})" if arr.size else ""
         raise ValueError(
             f"logs[{name!r}][{field_name!r}] holds {arr.dtype} values{example}, "
             "not scores; give numbers (0/1 for right/wrong, a rating, a per-item "
@@ -161,17 +161,21 @@ def _check_scores(arr, ids, name, field_name):
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(
-            f"logs[{name!r}][{field_name!r}] holds {scores[i]} for id {ids[i]!r} "
+            f"logs[{name!r}][{field_name!r}] holds {scores[i]} for id {_show(ids[i])} "
             f"({int(bad.sum())} record(s) not finite); score every record, or "
             "leave the record out."
         )
     return scores
 
 
+def _show(value):
+    """``repr`` of a value as the user wrote it: ``2``, not ``np.int64(2)``."""
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
 def _examples(values, counts=None):
     shown = [
-        repr(v.item() if hasattr(v, "item") else v)
-        + ("" if counts is None else f" x{int(c)}")
+        _show(v) + ("" if counts is None else f" x{int(c)}")
         for v, c in zip(
             values[:_N_EXAMPLES],
             [None] * _N_EXAMPLES if counts is None else counts[:_N_EXAMPLES],
@@ -272,8 +276,8 @@ def _item_groups(runs, union, keep, groups_field):
         if clash.any():
             i = int(np.flatnonzero(clash)[0])
             raise ValueError(
-                f"id {union[items[i]]!r} is in the clusters "
-                f"{names[item_code[items[i]]]!r} and {names[part[i]]!r} "
+                f"id {_show(union[items[i]])} is in the clusters "
+                f"{_show(names[item_code[items[i]]])} and {_show(names[part[i]])} "
                 f"({groups_field!r}, run {run.name!r}); an item belongs to one "
                 "cluster in every record and run."
             )
@@ -380,7 +384,10 @@ def join_runs(
                 "(epochs, seeds), averaged within the item, or remove the "
                 "duplicates."
             )
-    union = np.unique(np.concatenate([run.ids for run in runs]))
+    # every id of any run, sorted: each run's ids are sorted and distinct, so
+    # one sort of their concatenation and a mask of the first of equal ids
+    union = np.sort(np.concatenate([run.ids for run in runs]))
+    union = union[np.concatenate([[True], union[1:] != union[:-1]])]
     present = np.zeros((union.size, len(runs)), dtype=bool)
     for j, run in enumerate(runs):
         run.item_index = np.searchsorted(union, run.ids)

@@ -30,7 +30,7 @@ class PredictionPoweredMeanResult(_ResultMixin):
 
     Attributes
     ----------
-    estimate : float
+    statistic : float
         The prediction-powered mean ``lam mean_N(judge) + mean_n(human -
         lam judge)``.
     confidence_interval : ConfidenceInterval
@@ -52,7 +52,7 @@ class PredictionPoweredMeanResult(_ResultMixin):
         Items people scored too: the estimate used these many.
     """
 
-    estimate: float
+    statistic: float
     confidence_interval: ConfidenceInterval
     standard_error: float
     judge_mean: float
@@ -70,7 +70,7 @@ class PredictionPoweredMeanResult(_ResultMixin):
         text : str
         """
         return (
-            f"prediction-powered mean = {self.estimate:.4f}, "
+            f"prediction-powered mean = {self.statistic:.4f}, "
             f"{_level_text(self.confidence_level)} CI "
             f"{_interval_text(self.confidence_interval)} (s.e. "
             f"{self.standard_error:.4f}, lam = {self.lam:.3g}); judge's mean "
@@ -128,7 +128,7 @@ def prediction_powered_mean(
     Returns
     -------
     result : PredictionPoweredMeanResult
-        ``estimate``, ``confidence_interval``, ``standard_error`` and
+        ``statistic`` (the estimate), ``confidence_interval``, ``standard_error`` and
         ``n_labelled``, the items people scored.
 
     See Also
@@ -141,8 +141,7 @@ def prediction_powered_mean(
     With O the judge's scores and R people's, on N items of which n are
     labelled: ``theta = lam mean_N(O) + mean_n(R - lam O)`` and
     ``Var(theta) = lam^2 Var_N(O) / N + Var_n(R - lam O) / n``; the interval
-    is ``theta +/- z sqrt(Var)`` (formulas page, "Prediction-powered
-    inference").
+    is ``theta +/- z sqrt(Var)`` (formulas page, "Evaluation runs").
 
     Examples
     --------
@@ -154,7 +153,7 @@ def prediction_powered_mean(
     >>> human = np.full(2000, np.nan)
     >>> human[:200] = truth[:200]  # people scored 200 items
     >>> res = prediction_powered_mean(judge, human)
-    >>> res.n_labelled, round(res.estimate, 3)
+    >>> res.n_labelled, round(res.statistic, 3)
     (200, 0.586)
     """
     judge = _scores(judge_scores, "judge_scores")
@@ -184,7 +183,7 @@ def prediction_powered_mean(
     se = math.sqrt(variance)
     z = _two_sided_z(confidence_level)
     return PredictionPoweredMeanResult(
-        estimate=estimate,
+        statistic=estimate,
         confidence_interval=ConfidenceInterval(estimate - z * se, estimate + z * se),
         standard_error=se,
         judge_mean=float(judge.mean()),

@@ -1,0 +1,200 @@
+"""compare_runs against closed forms, exact enumerations and the holdout tests."""
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sklearn_faithful.eval_logs import compare_runs, join_runs
+from sklearn_faithful.utils._multitest import benjamini_hochberg, holm
+
+
+def _runs(seed=0, n=200, p=(0.6, 0.7)):
+    rng = np.random.default_rng(seed)
+    return {
+        name: (rng.random(n) < q).astype(int) for name, q in zip("AB", p, strict=True)
+    }
+
+
+def test_run_means_and_pair_counts():
+    runs = _runs()
+    res = compare_runs(runs, n_resamples=199, random_state=0)
+    a, b = runs["A"], runs["B"]
+    assert [r["mean"] for r in res.runs] == [a.mean(), b.mean()]
+    (pair,) = res.pairs
+    assert pair["difference"] == pytest.approx(b.mean() - a.mean())
+    assert pair["n_wins"] == int(((b - a) > 0).sum())
+    assert pair["n_losses"] == int(((b - a) < 0).sum())
+    assert pair["n_wins"] + pair["n_ties"] + pair["n_losses"] == a.size
+    d = b - a
+    assert pair["effect_size"] == pytest.approx(d.mean() / d.std(ddof=1))
+
+
+def test_bootstrap_standard_error_is_the_plug_in_one():
+    # the bootstrap s.e. of a mean is sd(ddof=0) / sqrt(n), and with clusters
+    # the linearised ratio's sqrt(sum_g (S_g - m N_g)^2) / N
+    rng = np.random.default_rng(1)
+    scores = rng.random(300)
+    res = compare_runs({"A": scores}, n_resamples=20000, random_state=0)
+    expected = scores.std() / np.sqrt(scores.size)
+    assert res.runs[0]["standard_error"] == pytest.approx(expected, rel=0.03)
+    groups = rng.integers(0, 60, 300)
+    scores = scores + 0.5 * rng.random(60)[groups]
+    res = compare_runs({"A": scores}, groups=groups, n_resamples=20000, random_state=0)
+    m = scores.mean()
+    sums = np.bincount(groups, scores) - m * np.bincount(groups)
+    expected = np.sqrt((sums**2).sum()) / scores.size
+    assert res.runs[0]["standard_error"] == pytest.approx(expected, rel=0.03)
+    assert res.n_clusters == np.unique(groups).size
+
+
+def test_permutation_pvalue_matches_the_exact_enumeration():
+    # 10 items: every one of the 2^10 swaps, two-sided
+    rng = np.random.default_rng(2)
+    a, b = rng.random(10), rng.random(10) + 0.3
+    d = b - a
+    flips = np.array(list(itertools.product([1, -1], repeat=10)))
+    null = (flips * d).mean(axis=1)
+    exact = np.mean(np.abs(null) >= abs(d.mean()) - 1e-12)
+    res = compare_runs({"A": a, "B": b}, n_resamples=20000, random_state=0)
+    se = np.sqrt(exact * (1 - exact) / 20000)
+    assert abs(res.pairs[0]["pvalue"] - exact) < 4 * se + 1e-4
+
+
+def test_cluster_permutation_swaps_whole_clusters():
+    # 8 clusters: the exact cluster-swap distribution of the summed differences
+    rng = np.random.default_rng(3)
+    groups = np.repeat(np.arange(8), 5)
+    a, b = rng.random(40), rng.random(40) + 0.15
+    per_cluster = np.bincount(groups, b - a)
+    flips = np.array(list(itertools.product([1, -1], repeat=8)))
+    null = (flips * per_cluster).sum(axis=1) / 40
+    exact = np.mean(np.abs(null) >= abs(per_cluster.sum() / 40) - 1e-12)
+    with pytest.warns(RuntimeWarning, match="only 8 clusters"):
+        res = compare_runs(
+            {"A": a, "B": b}, groups=groups, n_resamples=20000, random_state=0
+        )
+    se = np.sqrt(exact * (1 - exact) / 20000)
+    assert abs(res.pairs[0]["pvalue"] - exact) < 4 * se + 1e-4
+
+
+def test_sign_test_is_mcnemars_exact_test_on_0_1_scores():
+    runs = _runs(4)
+    res = compare_runs(runs, method="sign", n_resamples=99, random_state=0)
+    a, b = runs["A"], runs["B"]
+    wins, losses = int(((b == 1) & (a == 0)).sum()), int(((a == 1) & (b == 0)).sum())
+    expected = stats.binomtest(wins, wins + losses, 0.5).pvalue
+    assert res.pairs[0]["pvalue"] == pytest.approx(expected)
+    with pytest.raises(ValueError, match="method='sign' takes the items as indep"):
+        compare_runs(runs, method="sign", groups=np.arange(200) % 50)
+
+
+@pytest.mark.parametrize(
+    "correction, adjust", [("holm", holm), ("bh", benjamini_hochberg)]
+)
+def test_many_runs_adjust_over_the_pairs_and_find_the_tied(correction, adjust):
+    rng = np.random.default_rng(5)
+    truth = {"A": 0.55, "B": 0.75, "C": 0.74, "D": 0.6}
+    runs = {k: (rng.random(400) < p).astype(int) for k, p in truth.items()}
+    res = compare_runs(runs, correction=correction, n_resamples=999, random_state=0)
+    assert [(p["run_a"], p["run_b"]) for p in res.pairs] == list(
+        itertools.combinations("ABCD", 2)
+    )
+    raw = [p["pvalue"] for p in res.pairs]
+    np.testing.assert_allclose([p["pvalue_adjusted"] for p in res.pairs], adjust(raw))
+    assert res.best == "B" and res.tied_with_best == ["B", "C"]
+    text = res.summary()
+    assert "tied with the best (B)" in text
+    assert ("p (Holm)" if correction == "holm" else "p (BH)") in text
+    d = json.loads(json.dumps(res.to_dict()))
+    assert d["tied_with_best"] == ["B", "C"] and len(d["pairs"]) == 6
+
+
+def test_baseline_compares_every_run_with_it():
+    runs = _runs(6)
+    runs["C"] = runs["A"]
+    res = compare_runs(runs, baseline="B", correction=None, n_resamples=99)
+    assert [(p["run_a"], p["run_b"]) for p in res.pairs] == [("B", "A"), ("B", "C")]
+    assert res.tied_with_best is None and res.best is None
+    assert all(p["pvalue_adjusted"] == p["pvalue"] for p in res.pairs)
+    with pytest.raises(ValueError, match=r"baseline='Z' is not a run"):
+        compare_runs(runs, baseline="Z")
+
+
+def test_repeats_as_2d_equal_their_mean():
+    rng = np.random.default_rng(7)
+    a, b = rng.random((100, 3)), rng.random((100, 3))
+    two_d = compare_runs({"A": a, "B": b}, n_resamples=199, random_state=0)
+    means = compare_runs(
+        {"A": a.mean(axis=1), "B": b.mean(axis=1)}, n_resamples=199, random_state=0
+    )
+    assert two_d.to_dict() == means.to_dict()
+
+
+def test_a_table_is_the_same_in_any_order_and_with_any_n_jobs():
+    rng = np.random.default_rng(8)
+    n, k = 120, 3
+    ids = np.repeat(np.arange(n), k)
+    cluster = ids // 3
+    logs = {
+        name: {"id": ids, "score": (rng.random(n * k) < p).astype(int), "c": cluster}
+        for name, p in (("A", 0.6), ("B", 0.7), ("C", 0.65))
+    }
+    shuffled = {}
+    for name, log in logs.items():
+        order = rng.permutation(n * k)
+        shuffled[name] = {key: value[order] for key, value in log.items()}
+    kw = dict(groups_field="c", on_duplicate="repeats")
+    first = compare_runs(join_runs(logs, **kw), n_resamples=499, random_state=0)
+    again = compare_runs(
+        join_runs(shuffled, **kw), n_resamples=499, random_state=0, n_jobs=2
+    )
+    assert first.to_dict() == again.to_dict()
+    assert first.n_clusters == 40 and first.n_items == n
+    with pytest.raises(ValueError, match="groups must be None when runs is a RunTable"):
+        compare_runs(join_runs(logs, **kw), groups=np.zeros(n))
+
+
+@pytest.mark.parametrize(
+    "runs, match",
+    [
+        ({"A": [1.0, np.nan]}, r"runs\['A'\] contains NaN"),
+        ({"A": ["a", "b"]}, r"runs\['A'\] must hold numeric scores"),
+        ({"A": [1, 0, 1], "B": [1, 0]}, r"runs\['B'\] has 2 items but the first"),
+        ({"A": [1]}, r"runs\['A'\] scores 1 item"),
+        ({}, "runs is empty"),
+    ],
+)
+def test_bad_runs_name_the_run(runs, match):
+    with pytest.raises(ValueError, match=match):
+        compare_runs(runs, n_resamples=99)
+
+
+def test_plot_draws_runs_and_pairs():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    res = compare_runs(_runs(9), n_resamples=99, random_state=0)
+    ax = res.plot()
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["A", "B"]
+    ax = res.plot(kind="pairs")
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["B - A"]
+    one = compare_runs({"A": [0, 1, 1]}, n_resamples=99, random_state=0)
+    with pytest.raises(ValueError, match="kind='pairs' needs two runs"):
+        one.plot(kind="pairs")
+
+
+def test_run_interval_agrees_with_scipy_bca():
+    # scipy.stats.bootstrap's BCa interval of the mean, on the same items
+    rng = np.random.default_rng(10)
+    scores = rng.gamma(2.0, 1.0, 150)  # skewed: BCa moves the interval
+    res = compare_runs({"A": scores}, n_resamples=40000, random_state=0)
+    ref = stats.bootstrap(
+        (scores,), np.mean, n_resamples=40000, method="BCa", random_state=1
+    ).confidence_interval
+    se = res.runs[0]["standard_error"]
+    assert res.runs[0]["low"] == pytest.approx(ref.low, abs=0.05 * se)
+    assert res.runs[0]["high"] == pytest.approx(ref.high, abs=0.05 * se)

@@ -1,0 +1,58 @@
+"""prediction_powered_mean against its closed form and its limits."""
+
+import numpy as np
+import pytest
+
+from sklearn_faithful.eval_logs import prediction_powered_mean
+
+
+def _data(seed=0, n=1000, n_labelled=150):
+    rng = np.random.default_rng(seed)
+    truth = (rng.random(n) < 0.6).astype(float)
+    judge = np.where(rng.random(n) < 0.85, truth, 1 - truth)
+    human = np.full(n, np.nan)
+    human[:n_labelled] = truth[:n_labelled]
+    return judge, human
+
+
+def test_closed_form():
+    judge, human = _data()
+    res = prediction_powered_mean(judge, human)
+    lab = ~np.isnan(human)
+    rect = human[lab] - judge[lab]
+    assert res.statistic == pytest.approx(judge.mean() + rect.mean())
+    se = np.sqrt(judge.var() / judge.size + rect.var() / lab.sum())
+    assert res.standard_error == pytest.approx(se)
+    low, high = res.confidence_interval
+    assert (high - low) / 2 == pytest.approx(1.959963984540054 * se)
+    assert res.n_labelled == 150 and res.n_items == 1000
+
+
+def test_lam_zero_is_the_people_mean():
+    judge, human = _data(1)
+    res = prediction_powered_mean(judge, human, lam=0.0)
+    real = human[~np.isnan(human)]
+    assert res.statistic == pytest.approx(real.mean())
+    assert res.standard_error == pytest.approx(real.std() / np.sqrt(real.size))
+
+
+def test_auto_lam_is_in_range_and_narrows_a_good_judge():
+    judge, human = _data(2)
+    auto = prediction_powered_mean(judge, human, lam="auto")
+    people = prediction_powered_mean(judge, human, lam=0.0)
+    assert 0 < auto.lam <= 1 and auto.standard_error < people.standard_error
+
+
+@pytest.mark.parametrize(
+    "judge, human, match",
+    [
+        ([1.0, np.nan, 0.0], [1.0, 0.0, np.nan], "judge_scores contains NaN"),
+        ([1.0, 1.0, 0.0], [1.0, np.nan, np.nan], "holds 1 scored item"),
+        ([1.0, 1.0], [1.0, 0.0, 1.0], "human_scores has 3 items"),
+        (["a", "b"], [1.0, 0.0], "judge_scores must be a 1-D array of numeric"),
+        ([1.0, 0.0], [np.inf, 0.0], "human_scores contains infinity"),
+    ],
+)
+def test_bad_input_names_the_parameter(judge, human, match):
+    with pytest.raises(ValueError, match=match):
+        prediction_powered_mean(judge, human)
