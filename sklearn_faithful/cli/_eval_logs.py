@@ -428,6 +428,11 @@ def run(args):
             f"--human-field scores one run by a judge; give one RUN, not "
             f"{len(args.runs)}."
         )
+    if judge and args.plot is not None:
+        raise InputError(
+            "--plot draws the comparison of runs; --human-field gives one run's "
+            "prediction-powered mean, with no plot: drop --plot."
+        )
     if judge and args.cluster_field is not None:
         raise InputError(
             "--human-field takes the items as independent (the prediction-powered "
@@ -479,7 +484,7 @@ def run(args):
         join=table,
         comparison=comparison,
         prediction_powered_mean=ppi,
-        plot=None if judge else args.plot,
+        plot=args.plot,
         summary=table.summary() + "\n\n" + summary,
         signature=signature(
             NAME,

@@ -68,17 +68,30 @@ def test_record_order_gives_the_same_output(tmp_path, monkeypatch, logs, score):
     assert payload["comparison"]["n_clusters"] == 15
 
 
-def test_the_numbers_are_the_python_apis(tmp_path, logs):
+@pytest.mark.parametrize(
+    "options, kwargs",
+    [
+        ([], {}),
+        (
+            ["--method", "bootstrap", "--interval", "percentile", "--correction",
+             "bh", "--confidence-level", "0.9", "--random-state", "7"],
+            dict(method="bootstrap", interval="percentile", correction="bh",
+                 confidence_level=0.9, random_state=7),
+        ),
+    ],
+)  # fmt: skip
+def test_the_numbers_are_the_python_apis(tmp_path, logs, options, kwargs):
     paths = _write_runs(tmp_path, logs, order=0)
     payload = _payload(["eval-logs", *paths, "--names", "A,B,C", "--cluster-field",
-                        "passage", "--on-duplicate", "repeats", *FAST])  # fmt: skip
+                        "passage", "--on-duplicate", "repeats", *FAST,
+                        *options])  # fmt: skip
     columns = {
         name: {k: [r[k] for r in records] for k in ("id", "score", "passage")}
         for name, records in logs.items()
     }
     table = join_runs(columns, groups_field="passage", on_duplicate="repeats")
     with pytest.warns(RuntimeWarning, match="only 15 clusters"):
-        expected = compare_runs(table, n_resamples=199, random_state=0)
+        expected = compare_runs(table, n_resamples=199, **{"random_state": 0, **kwargs})
     assert payload["comparison"] == expected.to_dict()
     assert payload["join"] == table.to_dict()
     assert payload["runs"] == [
@@ -437,6 +450,13 @@ def test_human_field_gives_the_prediction_powered_mean(tmp_path, capsys):
     csv = write(tmp_path / "judged.csv", rows)
     got = _payload(["eval-logs", csv, "--human-field", "human"])
     assert got["prediction_powered_mean"] == ppi
+    err = error(
+        capsys, ["eval-logs", path, "--human-field", "human", "--plot", "p.png"]
+    )
+    assert "--plot draws the comparison of runs" in err
+    err = error(capsys, ["eval-logs", path, "--human-field", "human",
+                         "--cluster-field", "id"])  # fmt: skip
+    assert "drop --cluster-field" in err
     err = error(capsys, ["eval-logs", path, "--human-field", "nobody"])
     assert f"{path}: 0 record(s) hold --human-field nobody" in err
 
