@@ -33,6 +33,11 @@ from sklearn_faithful.comparison import (
     bayes_test,
     paired_bayes_test,
 )
+from sklearn_faithful.eval_logs import (
+    compare_runs,
+    join_runs,
+    prediction_powered_mean,
+)
 from sklearn_faithful.gate import (
     AccuracyRegressionTest,
     estimate_sigma,
@@ -358,3 +363,28 @@ def test_model_as_annotator():
     truth, data = _annotators(1, n_coders=4)
     res = compare_to_annotators(data[:3], data[3], n_resamples=999, random_state=0)
     assert res.verdict in ("below", "within", "above")
+
+
+# -- Is run B better than run A, from per-item logs? -------------------------
+
+
+@runs(
+    "sklearn_faithful.eval_logs.join_runs",
+    "sklearn_faithful.eval_logs.compare_runs",
+    "sklearn_faithful.eval_logs.prediction_powered_mean",
+)
+def test_evaluation_logs_joined_by_id():
+    rng = np.random.default_rng(0)
+    ids = np.repeat(np.arange(200), 3)  # three samples per item
+    logs = {
+        run: {"id": ids, "score": rng.random(600) < p, "passage": ids // 4}
+        for run, p in (("A", 0.6), ("B", 0.75))
+    }
+    table = join_runs(logs, groups_field="passage", on_duplicate="repeats")
+    res = compare_runs(table, n_resamples=999, random_state=0)
+    # the defaults the docs recommend: cluster permutation, Holm, BCa
+    assert (res.method, res.correction, res.interval) == ("permutation", "holm", "bca")
+    assert res.n_clusters == 50 and res.tied_with_best == ["B"]
+    human = np.where(np.arange(200) < 120, table.scores[:, 1], np.nan)
+    judged = prediction_powered_mean(table.scores[:, 1], human)
+    assert judged.n_labelled == 120 and judged.lam == 1.0

@@ -20,8 +20,9 @@ def test_closed_form():
     res = prediction_powered_mean(judge, human)
     lab = ~np.isnan(human)
     rect = human[lab] - judge[lab]
-    assert res.statistic == pytest.approx(judge.mean() + rect.mean())
-    se = np.sqrt(judge.var() / judge.size + rect.var() / lab.sum())
+    rest = judge[~lab]  # the judge's mean over the items nobody scored
+    assert res.statistic == pytest.approx(rest.mean() + rect.mean())
+    se = np.sqrt(rest.var() / rest.size + rect.var() / lab.sum())
     assert res.standard_error == pytest.approx(se)
     low, high = res.confidence_interval
     assert (high - low) / 2 == pytest.approx(1.959963984540054 * se)
@@ -36,6 +37,7 @@ def test_lam_zero_is_the_people_mean():
     assert res.standard_error == pytest.approx(real.std() / np.sqrt(real.size))
 
 
+@pytest.mark.filterwarnings("ignore:human_scores holds:RuntimeWarning")
 def test_auto_lam_is_in_range_and_narrows_a_good_judge():
     judge, human = _data(2)
     auto = prediction_powered_mean(judge, human, lam="auto")
@@ -56,3 +58,44 @@ def test_auto_lam_is_in_range_and_narrows_a_good_judge():
 def test_bad_input_names_the_parameter(judge, human, match):
     with pytest.raises(ValueError, match=match):
         prediction_powered_mean(judge, human)
+
+
+@pytest.mark.filterwarnings("ignore:human_scores holds:RuntimeWarning")
+def test_every_item_labelled_gives_the_people_mean():
+    judge, human = _data(3, n=50, n_labelled=50)
+    res = prediction_powered_mean(judge, human, lam="auto")
+    assert res.statistic == pytest.approx(human.mean()) and res.lam == 0.0
+
+
+def _ppi_py_mean_ci(real, pred, unlabelled, lam):
+    """ppi_py's 95% PPI interval of a mean, (low, high); lam="auto" tunes it."""
+    ppi_py = pytest.importorskip("ppi_py")
+    lo, hi = ppi_py.ppi_mean_ci(
+        np.asarray(real, dtype=float),
+        np.asarray(pred, dtype=float),
+        np.asarray(unlabelled, dtype=float),
+        alpha=0.05,
+        lam=None if lam == "auto" else lam,
+    )
+    return float(lo[0]), float(hi[0])
+
+
+@pytest.mark.filterwarnings("ignore:human_scores holds:RuntimeWarning")
+@pytest.mark.parametrize("lam", ["auto", 1.0, 0.4])
+def test_matches_ppi_py(lam, reference):
+    judge, human = _data(4)
+    lab = ~np.isnan(human)
+    res = prediction_powered_mean(judge, human, lam=lam)
+    lo, hi = reference(_ppi_py_mean_ci, human[lab], judge[lab], judge[~lab], lam)
+    np.testing.assert_allclose(res.confidence_interval, (lo, hi), rtol=1e-10)
+
+
+def test_few_labelled_items_warn():
+    judge, human = _data(5, n_labelled=60)
+    with pytest.warns(
+        RuntimeWarning, match="holds 60 scored items; with fewer than 100"
+    ):
+        prediction_powered_mean(judge, human)
+    judge, human = _data(5, n_labelled=150)
+    with pytest.warns(RuntimeWarning, match="fewer than 300 and lam='auto'"):
+        prediction_powered_mean(judge, human, lam="auto")
