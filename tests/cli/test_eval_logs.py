@@ -437,7 +437,8 @@ def test_human_field_gives_the_prediction_powered_mean(tmp_path, capsys):
     assert payload["comparison"] is None and payload["plot"] is None
     assert payload["signature"]["human_field"] == "human"
     auto = _payload(["eval-logs", path, "--human-field", "human", "--lam", "auto"])
-    expected = prediction_powered_mean(judge, human, lam="auto")
+    with pytest.warns(RuntimeWarning, match="150"):
+        expected = prediction_powered_mean(judge, human, lam="auto")
     assert auto["prediction_powered_mean"] == expected.to_dict()
     code, text = run_main(["eval-logs", path, "--human-field", "human", "--lam",
                            "auto"])  # fmt: skip
@@ -450,6 +451,7 @@ def test_human_field_gives_the_prediction_powered_mean(tmp_path, capsys):
     csv = write(tmp_path / "judged.csv", rows)
     got = _payload(["eval-logs", csv, "--human-field", "human"])
     assert got["prediction_powered_mean"] == ppi
+    capsys.readouterr()  # the warnings of --lam auto on 150 scored items
     err = error(
         capsys, ["eval-logs", path, "--human-field", "human", "--plot", "p.png"]
     )
