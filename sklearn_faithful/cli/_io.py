@@ -1570,14 +1570,14 @@ def _parquet_values(path, fields, optional):
                 "with the name of its column (nested Parquet fields are not read)."
             )
         column = table.column(field).to_pylist() if pq else table[field].tolist()
+        # None, or pandas' NaN, is a missing value of an optional field
+        missing = [field in optional and (v is None or v != v) for v in column]
         values.append(
             [
                 None
-                if v is None
-                and field in optional
-                or (isinstance(v, float) and v != v and field in optional)
+                if gone
                 else _json_label(path, i, field, v, f"{fields[field]} value")
-                for i, v in enumerate(column, start=1)
+                for i, (v, gone) in enumerate(zip(column, missing, strict=True), 1)
             ]
         )
-    return values, list(range(1, len(values[0]) + 1)) if values else []
+    return values, list(range(1, len(values[0]) + 1))
