@@ -10,7 +10,7 @@ model's agreement with each of them beside theirs.
 """
 
 from ..agreement._options import LEVELS, PAIR_COEFFICIENTS
-from ._arguments import RAW, add_format, add_random_state, add_resampling
+from ._arguments import RAW, add_format, add_n_jobs, add_random_state, add_resampling
 from ._output import header, signature, signature_text
 
 NAME = "agreement"
@@ -98,12 +98,7 @@ def add_parser(subparsers):
     )
     r = p.add_argument_group("resampling")
     add_resampling(r, "bootstrap resamples of the units")
-    r.add_argument(
-        "--n-jobs",
-        type=int,
-        default=None,
-        help="resamples computed in parallel (default: 1)",
-    )
+    add_n_jobs(r)
     add_random_state(p)
     add_format(p)
     return p

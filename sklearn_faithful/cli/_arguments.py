@@ -204,6 +204,11 @@ def add_resampling(g, what="bootstrap resamples or permutations"):
     )
 
 
+def add_n_jobs(g, what="resamples computed in parallel"):
+    """``--n-jobs``, the ``n_jobs`` of the package's functions."""
+    g.add_argument("--n-jobs", type=int, default=None, help=f"{what} (default: 1)")
+
+
 def resolve_metric(args):
     """The default metric: accuracy of labels, entity-level F1 of CoNLL files."""
     if args.metric is None:

@@ -7,6 +7,7 @@ from ._arguments import (
     THRESHOLD,
     add_format,
     add_inputs,
+    add_n_jobs,
     add_random_state,
     number,
     resolve_metric,
@@ -79,12 +80,7 @@ def add_parser(subparsers):
         default=0.95,
         help="posterior probability a decision needs (default: 0.95)",
     )
-    p.add_argument(
-        "--n-jobs",
-        type=int,
-        default=None,
-        help="systems and comparisons computed in parallel threads (default: 1)",
-    )
+    add_n_jobs(p, "systems and comparisons computed in parallel threads")
     add_random_state(p)
     add_format(p)
     return p

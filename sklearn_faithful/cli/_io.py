@@ -555,23 +555,44 @@ def _json_label(path, i, field, value, what="label", missing=False):
     return None if value is None else str(value)
 
 
-def _jsonl_values(path, chunks, fields, fix, optional=()):
+def _lookup(record, field):
+    """``(found, value)`` of ``field`` in a JSON object: the key itself, else a
+    dotted path into nested objects (``scores.match.value``)."""
+    if not isinstance(record, dict):
+        return False, None
+    if field in record:
+        return True, record[field]
+    value = record
+    for key in field.split("."):
+        if not isinstance(value, dict) or key not in value:
+            return False, None
+        value = value[key]
+    return True, value
+
+
+def _jsonl_values(path, chunks, fields, fix, optional=(), what="label"):
     """Yield ``(line, values)``: lists of the values of ``fields`` of each JSON
     Lines object, a chunk of lines at a time, as text.
 
-    A field of ``optional`` may be null or absent: its value is then None.
+    A field is a key, or a dotted path into nested objects. A field of
+    ``optional`` may be null or absent: its value is then None. ``fix`` (which
+    ends the message when a field is absent) and ``what`` (the kind of value,
+    for messages) are text, or dicts of text by field.
     """
+    fixes = fix if isinstance(fix, dict) else dict.fromkeys(fields, fix)
+    whats = what if isinstance(what, dict) else dict.fromkeys(fields, what)
     for line, lines in chunks:
         out = [[] for _ in fields]
         for i, record in _jsonl_records(path, lines, line):
             for field, values in zip(fields, out, strict=True):
-                if not isinstance(record, dict) or (
-                    field not in record and field not in optional
-                ):
-                    raise InputError(f"{path}, line {i}: no field {field!r}; {fix}")
+                found, value = _lookup(record, field)
+                if not found and field not in optional:
+                    raise InputError(
+                        f"{path}, line {i}: no field {field!r}; {fixes[field]}"
+                    )
                 values.append(
                     _json_label(
-                        path, i, field, record.get(field), missing=field in optional
+                        path, i, field, value, whats[field], missing=field in optional
                     )
                 )
         yield line, out
@@ -1445,3 +1466,118 @@ def _jsonl_annotations(path, chunks, kind, names, long, unit_column):
     if unit_column is None:
         units = None
     return units, coders, values, lines, "wide"
+
+
+class Records(NamedTuple):
+    """Records read from a file (:func:`read_records`).
+
+    ``values`` maps each field to its values, one per record, as text (None
+    where an optional field is missing); ``lines`` is the line of each
+    record (a Parquet file's row, from 1).
+    """
+
+    values: dict
+    lines: list
+
+
+def read_records(path, fields, *, optional=()):
+    """Read fields of the records of a JSON Lines, CSV/TSV or Parquet file.
+
+    ``fields`` maps each field (a column, a JSON key or a dotted path into
+    nested JSON objects) to the option that names it, for messages
+    (``{"score": "--score-field"}``). The kind of file is its extension's
+    (``.jsonl``, ``.ndjson``, ``.csv``, ``.tsv``, ``.parquet``), else its
+    first line's (``{`` starts JSON Lines). A field of ``optional`` may be
+    missing: an absent JSON key, a null, an empty cell, ``NA`` or ``null``
+    read as None. Returns :class:`Records`; values are text, stripped of
+    white space with a warning; a missing field is an error naming the file,
+    the line and the option.
+    """
+    names = list(fields)
+    if os.path.splitext(str(path))[1].lower() == ".parquet":
+        values, lines = _parquet_values(path, fields, optional)
+    else:
+        chunks = _text_chunks(path)
+        first, head = next(chunks)
+        chunks = itertools.chain([(first, head)], chunks)
+        kind = _annotation_kind(path, next((v for v in head if v.strip()), ""))
+        fix = {
+            f: f"pass {option} with the name of its field."
+            for f, option in fields.items()
+        }
+        if kind == "jsonl":
+            what = {f: f"{option} value" for f, option in fields.items()}
+            cells = _jsonl_values(path, chunks, names, fix, optional, what)
+        else:
+            raw, header, delimiter, chunks = _header(path, chunks, kind)
+            for field in names:
+                if field not in header:
+                    raise InputError(
+                        f"{path}, line 1: no column {field!r} in the header "
+                        f"{header!r}; pass {fields[field]} with the name of its column."
+                    )
+            spelling = dict(zip(header, raw, strict=True))
+            columns = [spelling[f] for f in names]
+            cells = _table_cells(path, chunks, columns, delimiter, "")
+        values, lines = [[] for _ in names], []
+        for line, part in cells:
+            for joined, column in zip(values, part, strict=True):
+                joined.extend(column)
+            lines += range(line, line + len(part[0]))
+        if kind != "jsonl":
+            values = [
+                [None if v in MISSING_VALUES else v for v in column]
+                if f in optional
+                else column
+                for f, column in zip(names, values, strict=True)
+            ]
+    if not lines:
+        raise InputError(f"{path} holds no record; it needs one per item.")
+    out = {}
+    for field, column in zip(names, values, strict=True):
+        out[field] = _stripped(path, column, 1, f"{fields[field]} value", lines)
+    return Records(out, lines)
+
+
+def _parquet_values(path, fields, optional):
+    """The values of ``fields`` of a Parquet file as text, and the row numbers."""
+    _check_regular(path)
+    names = list(fields)
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        pq = None
+    try:
+        if pq is not None:
+            columns = pq.read_schema(path).names
+            table = pq.read_table(path, columns=[f for f in names if f in columns])
+        else:
+            import pandas
+
+            table = pandas.read_parquet(path)
+            columns = [str(c) for c in table.columns]
+    except ImportError:
+        raise InputError(
+            f"{path}: reading Parquet files needs pyarrow: pip install pyarrow."
+        ) from None
+    except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
+        raise InputError(f"{path}: not a readable Parquet file ({exc}).") from None
+    values = []
+    for field in names:
+        if field not in columns:
+            raise InputError(
+                f"{path}: no column {field!r} in {columns!r}; pass {fields[field]} "
+                "with the name of its column (nested Parquet fields are not read)."
+            )
+        column = table.column(field).to_pylist() if pq else table[field].tolist()
+        # None, or pandas' NaN, is a missing value of an optional field
+        missing = [field in optional and (v is None or v != v) for v in column]
+        values.append(
+            [
+                None
+                if gone
+                else _json_label(path, i, field, v, f"{fields[field]} value")
+                for i, (v, gone) in enumerate(zip(column, missing, strict=True), 1)
+            ]
+        )
+    return values, list(range(1, len(values[0]) + 1))

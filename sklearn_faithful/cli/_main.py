@@ -21,6 +21,7 @@ from . import (
     _bayes_test,
     _compare,
     _demo,
+    _eval_logs,
     _interval,
     _model_based,
     _plan,
@@ -39,6 +40,7 @@ COMMANDS = {
         _plan,
         _model_based,
         _agreement,
+        _eval_logs,
     )
 }
 
@@ -90,9 +92,13 @@ def _file_arguments(parser, args):
         name = name or action.dest.upper()
         if isinstance(name, tuple):
             name = name[0]
-        if isinstance(value, list):  # compare's FILE...: GOLD SYS_A SYS_B ...
+        if isinstance(value, list) and name == "FILE":
+            # compare's FILE...: GOLD SYS_A SYS_B ...
             for i, v in enumerate(value):
                 out.setdefault(v, "GOLD" if i == 0 else f"SYS_{chr(64 + i)}")
+        elif isinstance(value, list):  # eval-logs' RUN...
+            for v in value:
+                out.setdefault(v, name)
         elif isinstance(value, str):
             out.setdefault(value, name)
     return out
@@ -199,6 +205,12 @@ _PARAMETERS = {
         "coefficient": "--model-coefficient",
         "model_name": "--model-coder",
         "y_pred": "the model coder (--model-coder)",
+    },
+    "eval-logs": {
+        "groups_field": "--cluster-field",
+        "groups": "--cluster-field",
+        "judge_scores": "--score-field",
+        "human_scores": "--human-field",
     },
 }
 

@@ -164,6 +164,14 @@ def clean_files(d):
              for col in annotations(40, 3).T]  # fmt: skip
     out["ann_bytes"] = _text(rows).encode()
     out["ann"] = _write_bytes(d / "annotations.csv", out["ann_bytes"])
+    # eval-logs: two runs' per-item scores, CSV with a header
+    for name, values in (("a", a), ("b", b)):
+        rows = ["id,score", *(f"q{i:02d},{int(v == t)}" for i, (v, t) in
+                              enumerate(zip(values, y, strict=True)))]  # fmt: skip
+        out[f"log_{name}_bytes"] = _text(rows).encode()
+        out[f"log_{name}"] = _write_bytes(
+            d / f"log_{name}.csv", out[f"log_{name}_bytes"]
+        )
     return out
 
 
@@ -192,6 +200,8 @@ COMMANDS = {
         "--annotated-c", f["annotated_c"], "--annotated-t", f["annotated_t"]]),
     "agreement ANNOTATIONS": ("ann_bytes", lambda f, bad: [
         "agreement", bad, "--n-resamples", "99"]),
+    "eval-logs RUN": ("log_b_bytes", lambda f, bad: [
+        "eval-logs", f["log_a"], bad, "--names", "A,B", "--n-resamples", "99"]),
 }  # fmt: skip
 
 # the clean file of each kind of bytes
@@ -202,6 +212,7 @@ CLEAN_PATH = {
     "ta_bytes": "ta",
     "mm_labels_bytes": "labels_c",
     "ann_bytes": "ann",
+    "log_b_bytes": "log_b",
 }
 
 # pairs where a case gives another outcome than EXPECTED, and why

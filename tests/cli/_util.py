@@ -127,6 +127,63 @@ def annotation_files(d, data, units, coders, missing="", stem="ann"):
     return out
 
 
+def run_logs(n_items=60, n_samples=3, cluster_size=4, rates=(0.6, 0.75, 0.62),
+             seed=0):  # fmt: skip
+    """Per-item records of evaluation runs, as a harness writes them.
+
+    ``{run: [record, ...]}`` with runs ``A``, ``B``, ... of the success
+    ``rates``; each item ``q000``, ... has ``n_samples`` records (0/1
+    ``score``, a judge's ``rating`` nested under ``judge``), and belongs to
+    the cluster ``passage`` of ``cluster_size`` items. Items are sorted.
+    """
+    rng = np.random.default_rng(seed)
+    ease = rng.normal(0, 1, n_items)  # items hard for every run
+    out = {}
+    for k, rate in enumerate(rates):
+        shift = np.log(rate / (1 - rate))
+        p = 1 / (1 + np.exp(-(shift + ease)))
+        out[chr(65 + k)] = [
+            {"id": f"q{i:03d}", "passage": f"p{i // cluster_size:02d}",
+             "score": int(rng.random() < p[i]),
+             "judge": {"rating": round(float(rng.random()), 3)}}
+            for i in range(n_items) for _ in range(n_samples)
+        ]  # fmt: skip
+    return out
+
+
+def judged_log(n_items=1000, n_human=150, seed=0):
+    """One run's records scored by a judge (``score``), and by people
+    (``human``) on a random sample of ``n_human`` items; the judge agrees
+    with people on 85% of the items."""
+    rng = np.random.default_rng(seed)
+    truth = (rng.random(n_items) < 0.7).astype(int)
+    judge = np.where(rng.random(n_items) < 0.85, truth, 1 - truth)
+    human = set(rng.choice(n_items, n_human, replace=False).tolist())
+    return [
+        {"id": f"d{i:04d}", "score": int(judge[i]),
+         **({"human": int(truth[i])} if i in human else {})}
+        for i in range(n_items)
+    ]  # fmt: skip
+
+
+def write_log(path, records, kind=None):
+    """Write a run's records as JSON Lines, CSV or Parquet (by the extension),
+    nested fields flattened to ``judge.rating`` in a table; return the path."""
+    kind = kind or str(path).rsplit(".", 1)[-1]
+    if kind == "jsonl":
+        return write(path, [json.dumps(r) for r in records])
+    flat = [{**{k: v for k, v in r.items() if k != "judge"},
+             "judge.rating": r["judge"]["rating"]} for r in records]  # fmt: skip
+    if kind == "parquet":
+        import pandas as pd
+
+        pd.DataFrame(flat).to_parquet(path)
+        return str(path)
+    head = list(flat[0])
+    rows = [",".join(head), *(",".join(str(r[k]) for k in head) for r in flat)]
+    return write(path, rows)
+
+
 def write(path, lines):
     """Write one line per value; return the path as str."""
     path.write_text("".join(f"{v}\n" for v in lines), encoding="utf-8")
@@ -219,3 +276,9 @@ def write_doc_files(d):
         write(d / f"labels_{side}.txt", labels)
         rows = [f"{p}\t{r}" for p, r in zip(pred, real, strict=True)]
         write(d / f"annotated_{side}.tsv", ["prediction\tlabel", *rows])
+    logs = run_logs(n_items=200)
+    rng = np.random.default_rng(3)
+    for name, records in logs.items():  # as a harness writes them: any order
+        order = rng.permutation(len(records))
+        write_log(d / f"run{name}.jsonl", [records[i] for i in order])
+    write_log(d / "judged.jsonl", judged_log())

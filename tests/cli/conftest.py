@@ -21,9 +21,12 @@ from ._util import (
     UNITS,
     annotation_files,
     annotations,
+    judged_log,
     metric_model_outputs,
+    run_logs,
     systems,
     write,
+    write_log,
 )
 
 
@@ -68,6 +71,11 @@ def files(tmp_path_factory):
         )
     # agreement: four annotators' labels, wide and long, CSV/TSV and JSON Lines
     out["annotations"] = annotation_files(d, annotations(), UNITS, CODERS)
+    # eval-logs: three runs' per-item scores (three samples an item, in
+    # clusters), and a run scored by a judge and partly by people
+    out["logs"] = [write_log(d / f"run{name}.jsonl", records)
+                   for name, records in run_logs().items()]  # fmt: skip
+    out["judged"] = write_log(d / "judged.jsonl", judged_log())
     return out
 
 
@@ -93,6 +101,9 @@ def runs(files):
         "model-based-ppi": ["model-based", *ppi, "--format", "json"],
         "model-based-ppi-text": ["model-based", *ppi],
         "agreement": ["agreement", f["annotations"]["long.jsonl"],
+                      "--n-resamples", "199", "--format", "json"],
+        "eval-logs": ["eval-logs", *f["logs"], "--cluster-field", "passage",
+                      "--on-duplicate", "repeats", "--plot", str(f["dir"] / "runs.png"),
                       "--n-resamples", "199", "--format", "json"],
     }  # fmt: skip
     procs = {

@@ -46,7 +46,7 @@ def test_the_page_shows_every_command():
     commands = {argv[0] for argv, _ in _examples()}
     assert commands == {
         "compare", "interval", "split", "bayes-test", "plan", "model-based",
-        "agreement",
+        "agreement", "eval-logs",
     }  # fmt: skip
 
 
@@ -128,6 +128,7 @@ def test_every_json_key_is_documented(runs, files):
             "plan",
             "model-based-ppi",
             "agreement",
+            "eval-logs",
         )  # fmt: skip
     ]
     base = ["--format", "json"]
@@ -142,6 +143,7 @@ def test_every_json_key_is_documented(runs, files):
         main_json(["compare", files["y_txt"], files["a_txt"], files["b_txt"],
                    "--metric", "f1", "--test", "paired-bayes", "--rope", "0.01",
                    *base]),
+        main_json(["eval-logs", files["judged"], "--human-field", "human", *base]),
     ]  # fmt: skip
     for payload in payloads:
         results = []

@@ -9,6 +9,13 @@ from sklearn_faithful.agreement._options import LEVELS, PAIR_COEFFICIENTS
 from sklearn_faithful.cli import _main, main
 from sklearn_faithful.comparison._options import CORRELATIONS
 from sklearn_faithful.comparison._options import METRICS as BAYES_METRICS
+from sklearn_faithful.eval_logs._options import (
+    CORRECTIONS,
+    INTERVALS,
+    ON_DUPLICATE,
+    ON_MISSING,
+)
+from sklearn_faithful.eval_logs._options import METHODS as EVAL_LOGS_METHODS
 from sklearn_faithful.holdout._options import INTERVAL_METHODS, METRIC_NAMES
 from sklearn_faithful.metrics._options import AVERAGE_OPTIONS
 from sklearn_faithful.model_based._options import METHODS as MODEL_BASED_METHODS
@@ -84,6 +91,12 @@ def test_choices_are_the_rooms_lists():
     assert choices.pop(("model-based", "--method")) == MODEL_BASED_METHODS
     assert choices.pop(("agreement", "--level")) == LEVELS
     assert choices.pop(("agreement", "--model-coefficient")) == PAIR_COEFFICIENTS
+    assert choices.pop(("eval-logs", "--on-missing")) == ON_MISSING
+    assert choices.pop(("eval-logs", "--on-duplicate")) == ON_DUPLICATE
+    assert choices.pop(("eval-logs", "--method")) == EVAL_LOGS_METHODS
+    assert choices.pop(("eval-logs", "--correction")) == (*CORRECTIONS, "none")
+    assert choices.pop(("eval-logs", "--interval")) == INTERVALS
+    assert choices.pop(("eval-logs", "--plot-kind")) == ("runs", "pairs")
     # the command line's own lists: its tests, output formats, CoNLL schemes
     assert choices.pop(("compare", "--test"))[0] == "paired-bootstrap"
     assert {c for c, _ in choices} >= {"compare", "interval", "split"}

@@ -1,0 +1,520 @@
+"""``sklearn-faithful eval-logs``: evaluation runs' per-item scores, joined by id.
+
+Reads each run's log (JSON Lines, CSV/TSV or Parquet: one record per item,
+or per sample of an item), parses the scores, and hands the records to
+:func:`~sklearn_faithful.eval_logs.join_runs` (by id, never by line order),
+then to :func:`~sklearn_faithful.eval_logs.compare_runs`; with
+``--human-field``, one run scored by a judge goes to
+:func:`~sklearn_faithful.eval_logs.prediction_powered_mean`. Every rule of
+the join and the statistics is the Python API's: the command reads files.
+"""
+
+import argparse
+
+from ..eval_logs._options import (
+    CORRECTIONS,
+    INTERVALS,
+    METHODS,
+    ON_DUPLICATE,
+    ON_MISSING,
+)
+from ._arguments import (
+    RAW,
+    add_format,
+    add_n_jobs,
+    add_random_state,
+    add_resampling,
+    number,
+)
+from ._output import header, signature, signature_text
+
+NAME = "eval-logs"
+
+# the kinds of forest plot of RunComparisonResult.plot
+PLOT_KINDS = ("runs", "pairs")
+
+EPILOG = """\
+examples:
+  # one record per item: {"id": "q17", "score": 1}; runs matched by id
+  sklearn-faithful eval-logs runA.jsonl runB.jsonl
+  # three samples per item, items in clusters (passages), BH over the pairs
+  sklearn-faithful eval-logs a.jsonl b.jsonl c.jsonl --on-duplicate repeats \\
+      --cluster-field passage --correction bh --plot runs.png
+  # a harness's nested fields, and a label compared with gold
+  sklearn-faithful eval-logs a.jsonl b.jsonl --id-field doc.id \\
+      --score-field scores.match.value
+  sklearn-faithful eval-logs a.csv b.csv --prediction-field answer --gold-field target
+  # one run scored by a judge; the records with 'human' were scored by people
+  sklearn-faithful eval-logs judged.jsonl --human-field human
+"""
+
+
+def _lam(text):
+    """``--lam``: a number in [0, 1], or ``auto``."""
+    if text == "auto":
+        return text
+    try:
+        return number(0, 1)(text)
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}, nor auto") from None
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser(
+        NAME,
+        help="compare evaluation runs from per-item score logs joined by id, "
+        "with clusters, repeated samples and many runs",
+        description="Join each run's per-item scores by id, then give each "
+        "run's mean with its bootstrap interval, every pair's difference with "
+        "its paired interval, test (Holm or Benjamini-Hochberg adjusted), "
+        "effect size and win/tie/loss counts, and the runs tied with the "
+        "best. Missing or repeated ids stop the run unless --on-missing or "
+        "--on-duplicate says how to treat them.",
+        epilog=EPILOG,
+        formatter_class=RAW,
+    )
+    p.add_argument(
+        "runs",
+        nargs="+",
+        metavar="RUN",
+        help="a run's log: JSON Lines (.jsonl, .ndjson, or a first line that "
+        "starts with '{'), CSV/TSV with a header, or Parquet (.parquet, needs "
+        "pyarrow)",
+    )
+    g = p.add_argument_group("inputs")
+    g.add_argument(
+        "--names",
+        metavar="A,B,...",
+        help="the runs' names, one per RUN, separated by commas (default: the "
+        "files' names without their extension)",
+    )
+    g.add_argument(
+        "--id-field",
+        default="id",
+        metavar="NAME",
+        help="the field (column) of the item's id (default: id); a dotted path "
+        "reads nested JSON objects, as do the other fields",
+    )
+    g.add_argument(
+        "--score-field",
+        metavar="NAME",
+        help="the field of the score: a number (0/1, a rating, a per-item "
+        "metric) or true/false (default: score)",
+    )
+    g.add_argument(
+        "--prediction-field",
+        metavar="NAME",
+        help="instead of a score: the field of the prediction, scored 1 where "
+        "it equals --gold-field (as text) and 0 elsewhere",
+    )
+    g.add_argument(
+        "--gold-field",
+        metavar="NAME",
+        help="with --prediction-field: the field of the gold answer",
+    )
+    g.add_argument(
+        "--cluster-field",
+        metavar="NAME",
+        help="the field of the item's cluster (passage, prompt, video): whole "
+        "clusters are resampled",
+    )
+    g.add_argument(
+        "--on-missing",
+        choices=ON_MISSING,
+        default=ON_MISSING[0],
+        help="ids that some run lacks: stop with their counts, or drop them "
+        f"(default: {ON_MISSING[0]})",
+    )
+    g.add_argument(
+        "--on-duplicate",
+        choices=ON_DUPLICATE,
+        default=ON_DUPLICATE[0],
+        help="several records of an id in a run: stop with their counts, or "
+        "take them for repeated samples of the item, averaged within it "
+        f"(default: {ON_DUPLICATE[0]})",
+    )
+    c = p.add_argument_group("comparison")
+    c.add_argument(
+        "--method",
+        choices=METHODS,
+        default=METHODS[0],
+        help=f"the paired test of each pair of runs (default: {METHODS[0]}); "
+        "sign is McNemar's exact test for 0/1 scores and refuses clusters",
+    )
+    c.add_argument(
+        "--baseline",
+        metavar="NAME",
+        help="compare every other run with this one (default: every pair, and "
+        "the runs tied with the best)",
+    )
+    c.add_argument(
+        "--correction",
+        choices=(*CORRECTIONS, "none"),
+        default=CORRECTIONS[0],
+        help="adjustment of the p-values over the pairs: Holm (family-wise "
+        f"error), bh (Benjamini-Hochberg, false discovery rate) or none "
+        f"(default: {CORRECTIONS[0]})",
+    )
+    c.add_argument(
+        "--interval",
+        choices=INTERVALS,
+        default=INTERVALS[0],
+        help=f"the bootstrap interval of each run's mean (default: {INTERVALS[0]})",
+    )
+    c.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="write a forest plot (.png, .pdf, .svg) of the runs' means, or "
+        "with --plot-kind pairs of the pairs' differences (needs matplotlib)",
+    )
+    c.add_argument(
+        "--plot-kind",
+        choices=PLOT_KINDS,
+        default=PLOT_KINDS[0],
+        help=f"what --plot shows (default: {PLOT_KINDS[0]})",
+    )
+    j = p.add_argument_group("judge")
+    j.add_argument(
+        "--human-field",
+        metavar="NAME",
+        help="one RUN scored by a judge (--score-field): the field of people's "
+        "score, present on the items they scored (a random sample); prints the "
+        "prediction-powered mean of the run",
+    )
+    j.add_argument(
+        "--lam",
+        type=_lam,
+        default=1.0,
+        help="with --human-field: the weight of the judge's scores, in [0, 1], "
+        "or auto (PPI++) (default: 1, classical PPI)",
+    )
+    r = p.add_argument_group("resampling")
+    add_resampling(r)
+    add_n_jobs(r)
+    add_random_state(p)
+    add_format(p)
+    return p
+
+
+def _run_names(args):
+    """The runs' names: ``--names``, else the files' names without extension."""
+    import os
+
+    from ._io import InputError
+
+    if args.names is not None:
+        names = [v.strip() for v in args.names.split(",")]
+        if len(names) != len(args.runs) or "" in names:
+            raise InputError(
+                f"--names {args.names}: {len(names)} name(s) for {len(args.runs)} "
+                "RUN file(s); give one name per RUN, separated by commas."
+            )
+    else:
+        names = [os.path.splitext(os.path.basename(p))[0] for p in args.runs]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        fix = "give each run a name of its own" + (
+            "" if args.names is not None else " (--names A,B)"
+        )
+        raise InputError(f"two runs are named {twice[0]!r}; {fix}.")
+    return names
+
+
+def _fields(args):
+    """``{field: option}`` of the fields to read, and the optional ones."""
+    from ._io import InputError
+
+    if (args.prediction_field is None) != (args.gold_field is None):
+        raise InputError(
+            "--prediction-field and --gold-field go together: the score is 1 "
+            "where the prediction equals the gold answer."
+        )
+    if args.prediction_field is not None and args.score_field is not None:
+        raise InputError(
+            "--score-field, or --prediction-field with --gold-field: give one "
+            "source of the score."
+        )
+    if args.score_field is None:
+        args.score_field = "score" if args.prediction_field is None else None
+    fields = {args.id_field: "--id-field"}
+    if args.score_field is not None:
+        fields[args.score_field] = "--score-field"
+    else:
+        fields[args.prediction_field] = "--prediction-field"
+        fields[args.gold_field] = "--gold-field"
+    if args.cluster_field is not None:
+        fields.setdefault(args.cluster_field, "--cluster-field")
+    optional = ()
+    if args.human_field is not None:
+        fields[args.human_field] = "--human-field"
+        optional = (args.human_field,)
+    return fields, optional
+
+
+def _scores(path, values, lines, option):
+    """Scores as floats: numbers, and true/false (JSON booleans too) as 1/0;
+    anything else is an error naming the file, the line and ``option``."""
+    import numpy as np
+
+    from ._io import InputError
+
+    try:
+        arr = np.array(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        arr = np.empty(len(values))
+        for i, v in enumerate(values):
+            if v is None:
+                arr[i] = np.nan
+                continue
+            truth = {"true": 1.0, "false": 0.0}.get(v.lower())
+            try:
+                arr[i] = float(v) if truth is None else truth
+            except ValueError:
+                raise InputError(
+                    f"{path}, line {lines[i]}: {v!r} is not a score; {option} "
+                    "holds numbers (0/1, a rating, a per-item metric) or "
+                    "true/false."
+                ) from None
+    bad = np.isinf(arr) | (np.isnan(arr) & np.array([v is not None for v in values]))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(
+            f"{path}, line {lines[i]}: {values[i]!r} is not a finite number; "
+            f"{option} holds numbers (0/1, a rating, a per-item metric) or "
+            "true/false."
+        )
+    return arr
+
+
+def _nonempty(path, values, lines, option):
+    """Ids and clusters: an empty one is an error naming its line."""
+    from ._io import InputError
+
+    if "" in values:
+        i = values.index("")
+        raise InputError(
+            f"{path}, line {lines[i]}: the {option} value is empty; every "
+            "record needs one."
+        )
+    return values
+
+
+def _log(path, args, fields, optional):
+    """One run's records as the Python API takes them: a dict of columns."""
+    import numpy as np
+
+    from ._io import read_records
+
+    rec = read_records(path, fields, optional=optional)
+    values, lines = rec.values, rec.lines
+    log = {args.id_field: _nonempty(path, values[args.id_field], lines, "--id-field")}
+    if args.score_field is not None:
+        log["score"] = _scores(path, values[args.score_field], lines, "--score-field")
+    else:
+        log["score"] = np.array(
+            [
+                p == g
+                for p, g in zip(
+                    values[args.prediction_field], values[args.gold_field], strict=True
+                )
+            ],
+            dtype=np.float64,
+        )
+    if args.cluster_field is not None:
+        log[args.cluster_field] = _nonempty(
+            path, values[args.cluster_field], lines, "--cluster-field"
+        )
+    if args.human_field is not None:
+        log["human"] = _scores(path, values[args.human_field], lines, "--human-field")
+    # join_runs sums an item's samples in record order, so that other orders
+    # of the same records can differ in the last bit of a mean: records in
+    # the order of their scores give every order of the file the same sums
+    order = np.argsort(log["score"], kind="stable")
+    return {
+        k: [v[i] for i in order] if isinstance(v, list) else v[order]
+        for k, v in log.items()
+    }
+
+
+def _as_labels(logs, field):
+    """Ids (clusters) as ints when every one of every run is an int as written,
+    else as text, as ``read_annotations`` reads ids."""
+    import numpy as np
+
+    from ._io import _ids
+
+    joined = _ids([v for log in logs.values() for v in log[field]])
+    start = 0
+    for log in logs.values():
+        n = len(log[field])
+        log[field] = np.array(joined[start : start + n])
+        start += n
+
+
+def _in_files(message, paths):
+    """A message of ``join_runs`` about ``logs['A']`` or run 'A', with the
+    run's file instead."""
+    for name, path in paths.items():
+        message = message.replace(f"logs[{name!r}]", path)
+        message = message.replace(f"run {name!r}", path)
+        message = message.replace(f"{name!r} lacks", f"{path} lacks")
+    return message
+
+
+def _join(logs, paths, args, **policy):
+    from ..eval_logs import join_runs
+
+    try:
+        return join_runs(
+            logs,
+            id_field=args.id_field,
+            score_field="score",
+            groups_field=args.cluster_field,
+            **policy,
+        )
+    except ValueError as exc:
+        raise ValueError(_in_files(str(exc), paths)) from None
+
+
+def _human_scores(logs, paths, args, table):
+    """People's score of each item of ``table`` (one run), NaN where unscored."""
+    import numpy as np
+
+    from ._io import InputError
+
+    ((name, log),) = logs.items()
+    scored = ~np.isnan(log["human"])
+    if scored.sum() < 2:
+        raise InputError(
+            f"{paths[name]}: {int(scored.sum())} record(s) hold --human-field "
+            f"{args.human_field}; the prediction-powered interval needs people's "
+            "scores of at least 2 items."
+        )
+    people = {
+        name: {args.id_field: log[args.id_field][scored], "score": log["human"][scored]}
+    }
+    human = _join(people, paths, args, on_duplicate=args.on_duplicate)
+    out = np.full(table.n_items, np.nan)
+    out[np.searchsorted(table.ids, human.ids)] = human.scores[:, 0]
+    return out
+
+
+def _plot(result, args):
+    from ._io import InputError
+
+    try:
+        ax = result.plot(kind=args.plot_kind)
+    except ImportError as exc:
+        raise InputError(f"--plot {args.plot}: {exc}") from None
+    fig = ax.figure
+    try:
+        fig.savefig(args.plot, bbox_inches="tight")
+    except (OSError, ValueError) as exc:
+        raise InputError(f"--plot {args.plot}: cannot be written ({exc}).") from None
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+
+
+def run(args):
+    from ..eval_logs import compare_runs, prediction_powered_mean
+    from ._io import InputError, check_memory
+
+    fields, optional = _fields(args)
+    judge = args.human_field is not None
+    if judge and len(args.runs) != 1:
+        raise InputError(
+            f"--human-field scores one run by a judge; give one RUN, not "
+            f"{len(args.runs)}."
+        )
+    if judge and args.plot is not None:
+        raise InputError(
+            "--plot draws the comparison of runs; --human-field gives one run's "
+            "prediction-powered mean, with no plot: drop --plot."
+        )
+    if judge and args.cluster_field is not None:
+        raise InputError(
+            "--human-field takes the items as independent (the prediction-powered "
+            "interval resamples no cluster); drop --cluster-field."
+        )
+    # each run's and pair's resampled means are held at once: 8-byte floats
+    check_memory(8 * 4 * args.n_resamples, f"--n-resamples {args.n_resamples}")
+    names = _run_names(args)
+    paths = dict(zip(names, args.runs, strict=True))
+    logs = {name: _log(path, args, fields, optional) for name, path in paths.items()}
+    _as_labels(logs, args.id_field)
+    if args.cluster_field is not None:
+        _as_labels(logs, args.cluster_field)
+    table = _join(
+        {n: {k: v for k, v in log.items() if k != "human"} for n, log in logs.items()},
+        paths,
+        args,
+        on_missing=args.on_missing,
+        on_duplicate=args.on_duplicate,
+    )
+    comparison = ppi = None
+    if judge:
+        ppi = prediction_powered_mean(
+            table.scores[:, 0],
+            _human_scores(logs, paths, args, table),
+            lam=args.lam,
+            confidence_level=args.confidence_level,
+        )
+        summary = ppi.summary()
+    else:
+        comparison = compare_runs(
+            table,
+            method=args.method,
+            baseline=args.baseline,
+            correction=None if args.correction == "none" else args.correction,
+            interval=args.interval,
+            confidence_level=args.confidence_level,
+            n_resamples=args.n_resamples,
+            random_state=args.random_state,
+            n_jobs=args.n_jobs,
+        )
+        summary = comparison.summary()
+        if args.plot is not None:
+            _plot(comparison, args)
+    return header(
+        NAME,
+        args,
+        runs=[{"name": n, "file": p} for n, p in paths.items()],
+        join=table,
+        comparison=comparison,
+        prediction_powered_mean=ppi,
+        plot=args.plot,
+        summary=table.summary() + "\n\n" + summary,
+        signature=signature(
+            NAME,
+            args,
+            **(
+                dict(lam=args.lam)
+                if judge
+                else dict(
+                    method=args.method,
+                    correction=args.correction,
+                    interval=args.interval,
+                    resamples=args.n_resamples,
+                    baseline=args.baseline,
+                )
+            ),
+            level=args.confidence_level,
+            id_field=args.id_field,
+            score_field=args.score_field,
+            prediction_field=args.prediction_field,
+            gold_field=args.gold_field,
+            cluster_field=args.cluster_field,
+            human_field=args.human_field,
+            on_missing=args.on_missing,
+            on_duplicate=args.on_duplicate,
+        ),
+    )
+
+
+def text(p):
+    runs = ", ".join(f"{r['name']} = {r['file']}" for r in p["runs"])
+    return "\n".join(
+        [f"runs: {runs}", p["summary"], "", signature_text(p["signature"])]
+    )
