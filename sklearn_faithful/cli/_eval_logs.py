@@ -17,6 +17,7 @@ from ..eval_logs._options import (
     METHODS,
     ON_DUPLICATE,
     ON_MISSING,
+    PLOT_KINDS,
 )
 from ._arguments import (
     RAW,
@@ -29,9 +30,6 @@ from ._arguments import (
 from ._output import header, signature, signature_text
 
 NAME = "eval-logs"
-
-# the kinds of forest plot of RunComparisonResult.plot
-PLOT_KINDS = ("runs", "pairs")
 
 EPILOG = """\
 examples:
@@ -326,14 +324,7 @@ def _log(path, args, fields, optional):
         )
     if args.human_field is not None:
         log["human"] = _scores(path, values[args.human_field], lines, "--human-field")
-    # join_runs sums an item's samples in record order, so that other orders
-    # of the same records can differ in the last bit of a mean: records in
-    # the order of their scores give every order of the file the same sums
-    order = np.argsort(log["score"], kind="stable")
-    return {
-        k: [v[i] for i in order] if isinstance(v, list) else v[order]
-        for k, v in log.items()
-    }
+    return log
 
 
 def _as_labels(logs, field):
@@ -432,6 +423,19 @@ def run(args):
         raise InputError(
             "--plot draws the comparison of runs; --human-field gives one run's "
             "prediction-powered mean, with no plot: drop --plot."
+        )
+    comparison_only = {
+        "--baseline": args.baseline is not None,
+        "--method": args.method != METHODS[0],
+        "--correction": args.correction != CORRECTIONS[0],
+        "--interval": args.interval != INTERVALS[0],
+    }
+    given = [option for option, set_ in comparison_only.items() if set_]
+    if judge and given:
+        raise InputError(
+            f"{', '.join(given)} set(s) the comparison of runs; --human-field gives "
+            "one run's prediction-powered mean, which takes none: drop "
+            f"{given[0]}."
         )
     if judge and args.cluster_field is not None:
         raise InputError(

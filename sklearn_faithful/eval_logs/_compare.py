@@ -40,7 +40,7 @@ from ..utils._validation import (
     check_matplotlib,
 )
 from ._join import RunTable
-from ._options import CORRECTIONS, INTERVALS, METHODS
+from ._options import CORRECTIONS, INTERVALS, METHODS, PLOT_KINDS
 
 _METRIC = "mean score"
 _ADJUST = {"holm": holm, "bh": benjamini_hochberg}
@@ -255,7 +255,7 @@ class RunComparisonResult(_ResultMixin):
         return "\n".join(lines)
 
     @validate_params(
-        {"ax": "no_validation", "kind": [StrOptions({"runs", "pairs"})]},
+        {"ax": "no_validation", "kind": [StrOptions(set(PLOT_KINDS))]},
         prefer_skip_nested_validation=True,
     )
     def plot(self, ax=None, *, kind="runs"):
@@ -494,13 +494,13 @@ def compare_runs(
         )
     if baseline is not None and baseline not in names:
         raise ValueError(f"baseline={baseline!r} is not a run; the runs are {names}.")
-    checked = _check_groups(groups, n_items, stacklevel=4)
-    if method == "sign" and checked is not None:
+    if method == "sign" and groups is not None:
         raise ValueError(
             "method='sign' takes the items as independent, but the items come "
-            f"in {checked[1]} clusters; use method='permutation', which swaps "
-            "whole clusters, or 'bootstrap'."
+            "in clusters (groups); use method='permutation', which swaps whole "
+            "clusters, or method='bootstrap'."
         )
+    checked = _check_groups(groups, n_items, stacklevel=4)
     rng = _generator(random_state)
     jobs = dict(n_jobs=n_jobs, verbose=verbose, name="compare_runs")
     run_rows = []

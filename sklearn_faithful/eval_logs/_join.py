@@ -81,8 +81,9 @@ class RunTable(_ResultMixin):
         """
         lo, hi = int(self.n_records.min()), int(self.n_records.max())
         per = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        runs = "run" if len(self.names) == 1 else "runs"
         text = (
-            f"{len(self.names)} runs ({', '.join(self.names)}) joined by id: "
+            f"{len(self.names)} {runs} ({', '.join(self.names)}) joined by id: "
             f"{self.n_items} items"
             + ("" if self.groups is None else f" in {self.n_clusters} clusters")
             + f", {per} record(s) per item and run"
@@ -407,10 +408,14 @@ def join_runs(
     scores = np.zeros((int(keep.sum()), len(runs)))
     n_records = np.zeros(scores.shape, dtype=np.int64)
     for j, run in enumerate(runs):
-        kept = keep[run.item_of_record]
-        row = rows[run.item_of_record[kept]]
+        # the records in the order of their scores, so that the sums of an
+        # item's samples, and so their mean to the last bit, do not depend on
+        # the order of the records
+        order = np.argsort(run.scores, kind="stable")
+        order = order[keep[run.item_of_record[order]]]
+        row = rows[run.item_of_record[order]]
         scores[:, j] = np.bincount(
-            row, weights=run.scores[kept], minlength=scores.shape[0]
+            row, weights=run.scores[order], minlength=scores.shape[0]
         )
         n_records[:, j] = np.bincount(row, minlength=scores.shape[0])
     scores /= n_records  # an item's score: the mean of its samples

@@ -167,7 +167,7 @@ def prediction_powered_mean(
     >>> human[:200] = truth[:200]  # people scored 200 items
     >>> res = prediction_powered_mean(judge, human)
     >>> res.n_labelled, round(res.statistic, 3)
-    (200, 0.586)
+    (200, 0.59)
     """
     judge = _scores(judge_scores, "judge_scores")
     human = _scores(human_scores, "human_scores")

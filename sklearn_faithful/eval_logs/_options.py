@@ -21,3 +21,6 @@ CORRECTIONS = ("holm", "bh")
 
 # ``interval`` of compare_runs: the bootstrap interval of each run's mean
 INTERVALS = ("bca", "percentile")
+
+# ``kind`` of RunComparisonResult.plot: each run's mean, or each pair's difference
+PLOT_KINDS = ("runs", "pairs")

@@ -388,7 +388,8 @@ def test_sign_refuses_clusters(tmp_path, capsys, logs):
     err = capsys.readouterr().err
     assert (
         "sklearn-faithful eval-logs: error: --method sign takes the items as "
-        "independent, but the items come in 15 clusters; use --method permutation"
+        "independent, but the items come in clusters (--cluster-field); use "
+        "--method permutation, which swaps whole clusters, or --method bootstrap."
     ) in err
     assert "Traceback" not in err
 
@@ -493,3 +494,11 @@ def test_json_is_one_document_of_numbers(tmp_path, logs):
     assert payload["command"] == "eval-logs"
     assert list(payload)[:3] == ["command", "version", "random_state"]
     assert numbers(out)  # plain numbers throughout
+
+
+def test_human_field_refuses_the_options_of_a_comparison(tmp_path, capsys, logs):
+    a = write_log(tmp_path / "a.jsonl", logs["A"][::3])
+    argv = ["eval-logs", a, "--human-field", "human", "--baseline", "A"]
+    assert main([*argv, *FAST]) == 2
+    err = capsys.readouterr().err
+    assert "--baseline set(s) the comparison of runs; --human-field" in err

@@ -126,3 +126,17 @@ def test_inputs_are_not_modified():
     join_runs({"A": a}, on_duplicate="repeats")
     for key in a:
         np.testing.assert_array_equal(a[key], before[key])
+
+
+def test_float_repeats_give_the_same_bits_in_any_order():
+    # sums of floats depend on their order; the join sums in score order
+    rng = np.random.default_rng(0)
+    ids = np.repeat(np.arange(2000), 3)
+    scores = rng.random(ids.size) * 7.3
+    first = join_runs({"A": _log(ids, scores)}, on_duplicate="repeats")
+    for seed in range(3):
+        order = np.random.default_rng(seed).permutation(ids.size)
+        again = join_runs(
+            {"A": _log(ids[order], scores[order])}, on_duplicate="repeats"
+        )
+        np.testing.assert_array_equal(again.scores, first.scores)
