@@ -120,6 +120,8 @@ def _runs_matrix(runs, groups):
         # pandas objects: numpy drops the index, so rows in another order
         # would be paired with the wrong items
         own = getattr(values, "index", None)
+        if not hasattr(own, "equals"):  # not pandas (a list's index method)
+            own = None
         if own is not None and index is not None and not own.equals(index):
             raise ValueError(
                 f"runs[{name!r}] has another index than runs[{names[0]!r}]: its "
