@@ -6,6 +6,7 @@ records on the id, never on their order, and averages an item's repeated
 samples; :func:`~sklearn_faithful.eval_logs.compare_runs` takes its table.
 """
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -68,7 +69,14 @@ class RunTable(_ResultMixin):
         return None if self.groups is None else int(np.unique(self.groups).size)
 
     def _dict_extra(self):
-        return {"n_items": self.n_items, "n_clusters": self.n_clusters}
+        return {
+            "n_items": self.n_items,
+            "n_clusters": self.n_clusters,
+            "records_per_item": {
+                name: {"min": int(col.min()), "max": int(col.max())}
+                for name, col in zip(self.names, self.n_records.T, strict=True)
+            },
+        }
 
     def summary(self):
         """Describe the join in one plain-text paragraph.
@@ -89,7 +97,14 @@ class RunTable(_ResultMixin):
             + f", {per} record(s) per item and run"
         )
         if self.n_dropped:
-            text += f"; {self.n_dropped} ids missing from some run were dropped"
+            lacks = ", ".join(
+                f"{name} lacked {count}"
+                for name, count in self.n_missing.items()
+                if count
+            )
+            text += (
+                f"; {self.n_dropped} ids missing from some run were dropped ({lacks})"
+            )
         return text + "."
 
 
@@ -122,20 +137,42 @@ def _column(log, name, field_name, param):
 
 
 def _check_labels(arr, name, field_name, what):
-    """Ids and clusters: no missing value, strings or numbers."""
+    """Ids and clusters: no missing value, strings or numbers.
+
+    Text is returned as a numpy string array (sorted in C, not as Python
+    objects), without white space around each value: a log written with
+    ``"q1 "`` means the item ``"q1"``, and a warning says so, as the command
+    line reads files.
+    """
     if arr.dtype.kind == "f" and not np.isfinite(arr).all():
         i = int(np.flatnonzero(~np.isfinite(arr))[0])
         raise ValueError(
-            f"logs[{name!r}][{field_name!r}] holds {arr[i]} at record {i}; every "
-            f"record needs a {what}."
+            f"logs[{name!r}][{field_name!r}] holds {arr[i]} at row {i} (counting "
+            f"from 0); every record needs {what}."
         )
     if arr.dtype == object:
         bad = [i for i, v in enumerate(arr) if v is None or isinstance(v, float)]
         if bad:
             raise ValueError(
-                f"logs[{name!r}][{field_name!r}] holds {_show(arr[bad[0]])} at record "
-                f"{bad[0]}; every record needs a {what} (a string or an integer)."
+                f"logs[{name!r}][{field_name!r}] holds {_show(arr[bad[0]])} at row "
+                f"{bad[0]} (counting from 0); every record needs {what} (a string "
+                "or an integer)."
             )
+        if all(isinstance(v, str) for v in arr):
+            arr = arr.astype(str)
+    if arr.dtype.kind == "U":
+        stripped = np.char.strip(arr)
+        changed = np.flatnonzero(stripped != arr)
+        if changed.size:
+            i = int(changed[0])
+            warnings.warn(
+                f"logs[{name!r}][{field_name!r}] holds {_show(arr[i])} at row {i} "
+                f"(counting from 0), with white space around it; read as "
+                f"{_show(stripped[i])} ({changed.size} value(s) changed).",
+                UserWarning,
+                stacklevel=5,
+            )
+            arr = stripped
     return arr
 
 
@@ -192,7 +229,7 @@ class _Run:
     def __init__(self, name, log, id_field, score_field, groups_field):
         self.name = name
         ids = _check_labels(
-            _column(log, name, id_field, "id_field"), name, id_field, "id"
+            _column(log, name, id_field, "id_field"), name, id_field, "an id"
         )
         if ids.shape[0] == 0:
             raise ValueError(f"logs[{name!r}] holds no record; it needs one per item.")
@@ -209,7 +246,7 @@ class _Run:
                 _column(log, name, groups_field, "groups_field"),
                 name,
                 groups_field,
-                "cluster",
+                "a cluster",
             )
         try:
             self.ids, self.record_item, self.counts = np.unique(
@@ -279,8 +316,8 @@ def _item_groups(runs, union, keep, groups_field):
             raise ValueError(
                 f"id {_show(union[items[i]])} is in the clusters "
                 f"{_show(names[item_code[items[i]]])} and {_show(names[part[i]])} "
-                f"({groups_field!r}, run {run.name!r}); an item belongs to one "
-                "cluster in every record and run."
+                f"(groups_field={groups_field!r}, logs[{run.name!r}]); an item "
+                "belongs to one cluster in every record and run."
             )
     return names[item_code[keep]]
 
@@ -368,10 +405,9 @@ def join_runs(
     """
     if len(logs) < 1:
         raise ValueError("logs is empty; give at least one run's records.")
-    runs = [
-        _Run(str(name), log, id_field, score_field, groups_field)
-        for name, log in logs.items()
-    ]
+    runs = []
+    for name, log in logs.items():  # a loop, not a comprehension: stacklevel
+        runs.append(_Run(str(name), log, id_field, score_field, groups_field))
     _check_id_kinds(runs, id_field)
     n_repeated = {}
     for run in runs:

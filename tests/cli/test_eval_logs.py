@@ -414,7 +414,7 @@ def test_a_cluster_that_changes_names_the_file(tmp_path, capsys, logs):
     err = error(capsys, ["eval-logs", a, b, "--cluster-field", "passage",
                          "--on-duplicate", "repeats", *FAST])  # fmt: skip
     assert "id 'q001' is in the clusters" in err
-    assert f"('passage', {b})" in err
+    assert f"(--cluster-field passage, {b})" in err
 
 
 def test_integer_ids_match_across_kinds_of_file(tmp_path, logs):

@@ -61,7 +61,11 @@ def test_clusters_are_kept_and_must_agree():
     table = join_runs({"A": a, "B": b}, groups_field="cluster")
     assert table.groups.tolist() == ["p", "p", "q"] and table.n_clusters == 2
     b["cluster"] = np.array(["q", "q", "p"])
-    with pytest.raises(ValueError, match="id 2 is in the clusters 'p' and 'q'"):
+    with pytest.raises(
+        ValueError,
+        match=r"id 2 is in the clusters 'p' and 'q' \(groups_field='cluster', "
+        r"logs\['B'\]\)",
+    ):
         join_runs({"A": a, "B": b}, groups_field="cluster")
 
 
@@ -103,7 +107,9 @@ def test_ids_of_two_kinds_never_match():
 
 
 def test_missing_ids_are_refused():
-    with pytest.raises(ValueError, match="record 1; every record needs a id"):
+    with pytest.raises(
+        ValueError, match=r"row 1 \(counting from 0\); every record needs an id"
+    ):
         join_runs({"A": {"id": np.array(["a", None], dtype=object), "score": [1, 0]}})
 
 
@@ -140,3 +146,25 @@ def test_float_repeats_give_the_same_bits_in_any_order():
             {"A": _log(ids[order], scores[order])}, on_duplicate="repeats"
         )
         np.testing.assert_array_equal(again.scores, first.scores)
+
+
+def test_white_space_around_ids_is_stripped_with_a_warning():
+    a = _log(np.array(["q1 ", "q2"], dtype=object), [1, 0])
+    b = _log(["q2", "q1"], [1, 1])
+    with pytest.warns(
+        UserWarning, match=r"holds 'q1 ' at row 0 .* read as 'q1'"
+    ) as rec:
+        table = join_runs({"A": a, "B": b})
+    assert rec[0].filename == __file__
+    assert table.ids.tolist() == ["q1", "q2"] and a["id"][0] == "q1 "
+
+
+def test_dropped_ids_are_named_by_run():
+    a = _log(["a", "b", "c"], [1, 0, 1])
+    b = _log(["a", "b"], [1, 1])
+    table = join_runs({"A": a, "B": b}, on_missing="drop")
+    assert "1 ids missing from some run were dropped (B lacked 1)" in table.summary()
+    assert table.to_dict()["records_per_item"] == {
+        "A": {"min": 1, "max": 1},
+        "B": {"min": 1, "max": 1},
+    }
