@@ -9,6 +9,7 @@ room's tests, on the sums of each unit's scores and items: a run's mean is
 """
 
 import warnings
+import zlib
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -198,7 +199,8 @@ class RunComparisonResult(_ResultMixin):
         """
         level = _level_text(self.confidence_level)
         lines = [
-            f"{len(self.names)} runs on {self.n_items} items"
+            f"{len(self.names)} run{'s' * (len(self.names) > 1)} on "
+            f"{self.n_items} items"
             f"{_clusters_text(self.n_clusters)}; {level} {self.interval} "
             f"bootstrap intervals, {self.n_resamples} resamples",
             "",
@@ -311,6 +313,12 @@ class RunComparisonResult(_ResultMixin):
         ax.set_xlabel(xlabel)
         ax.set_ylim(-0.7, len(items) - 0.3)
         return ax
+
+
+def _stream(root, *names):
+    """The generator of one run (or pair of runs): the root seed and the names."""
+    keys = [zlib.crc32(name.encode("utf-8")) for name in names]
+    return np.random.default_rng(np.random.SeedSequence([*root, len(keys), *keys]))
 
 
 def _pair_row(names, a, b, scores, groups, method, level, rng, run):
@@ -503,7 +511,10 @@ def compare_runs(
             "clusters, or method='bootstrap'."
         )
     checked = _check_groups(groups, n_items, stacklevel=4)
-    rng = _generator(random_state)
+    # one root seed; each run and each pair draws from a stream of its own,
+    # keyed by the names, so that a run's interval and a pair's test do not
+    # depend on which other runs are compared, nor on their order
+    root = _generator(random_state).integers(2**63, size=2).tolist()
     jobs = dict(n_jobs=n_jobs, verbose=verbose, name="compare_runs")
     run_rows = []
     for j, name in enumerate(names):
@@ -514,7 +525,7 @@ def compare_runs(
             confidence_level=confidence_level,
             method=interval,
             alternative="two-sided",
-            random_state=rng,
+            random_state=_stream(root, name),
             **jobs,
         )
         run_rows.append(
@@ -533,7 +544,17 @@ def compare_runs(
         pairs = [(base, b) for b in range(n_runs) if b != base]
     setting = {"n_resamples": n_resamples, "jobs": jobs}
     pair_rows = [
-        _pair_row(names, a, b, scores, checked, method, confidence_level, rng, setting)
+        _pair_row(
+            names,
+            a,
+            b,
+            scores,
+            checked,
+            method,
+            confidence_level,
+            _stream(root, names[a], names[b]),
+            setting,
+        )
         for a, b in pairs
     ]
     if pair_rows:

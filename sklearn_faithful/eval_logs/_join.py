@@ -45,6 +45,12 @@ class RunTable(_ResultMixin):
         Items left out because some run lacks them (``on_missing="drop"``).
     n_repeated : dict of str to int
         Per run, the ids with more than one record.
+
+    Notes
+    -----
+    ``to_dict()`` holds the fields but the arrays, and ``n_items``,
+    ``n_clusters`` and ``records_per_item`` (per run, the ``min`` and
+    ``max`` records of an item).
     """
 
     names: list

@@ -208,3 +208,22 @@ def test_pandas_rows_in_another_order_are_refused():
         compare_runs({"A": a, "B": b}, n_resamples=99)
     same = compare_runs({"A": a, "B": b.reindex(a.index)}, n_resamples=99)
     assert same.n_items == 4
+
+
+def test_a_run_and_a_pair_do_not_depend_on_the_other_runs():
+    runs = _runs(11)
+    runs["C"] = _runs(12)["A"]
+    three = compare_runs(runs, n_resamples=199, random_state=0)
+    two = compare_runs(
+        {"B": runs["B"], "A": runs["A"]}, n_resamples=199, random_state=0
+    )
+    by_run = {r["run"]: r for r in two.runs}
+    for row in three.runs[:2]:
+        assert row == by_run[row["run"]]
+    pair = next(p for p in three.pairs if (p["run_a"], p["run_b"]) == ("A", "B"))
+    (other,) = compare_runs(
+        {"A": runs["A"], "B": runs["B"]}, n_resamples=199, random_state=0
+    ).pairs
+    assert {k: v for k, v in pair.items() if k != "pvalue_adjusted"} == {
+        k: v for k, v in other.items() if k != "pvalue_adjusted"
+    }
