@@ -188,13 +188,17 @@ def add_inputs(p, *, tests=None):
     add_resampling(r)
 
 
+# --n-resamples by default, as the Python functions' n_resamples
+N_RESAMPLES = 9999
+
+
 def add_resampling(g, what="bootstrap resamples or permutations"):
     """``--n-resamples`` and ``--confidence-level``."""
     g.add_argument(
         "--n-resamples",
         type=number(2, kind=int),
-        default=9999,
-        help=f"{what} (default: 9999)",
+        default=N_RESAMPLES,
+        help=f"{what} (default: {N_RESAMPLES})",
     )
     g.add_argument(
         "--confidence-level",

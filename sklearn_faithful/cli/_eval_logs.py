@@ -20,6 +20,7 @@ from ..eval_logs._options import (
     PLOT_KINDS,
 )
 from ._arguments import (
+    N_RESAMPLES,
     RAW,
     add_format,
     add_n_jobs,
@@ -55,6 +56,22 @@ def _lam(text):
         return number(0, 1)(text)
     except argparse.ArgumentTypeError as exc:
         raise argparse.ArgumentTypeError(f"{exc}, nor auto") from None
+
+
+def _score_map(text):
+    """``--score-map``: ``TEXT=NUMBER`` pairs separated by commas."""
+    out = {}
+    for pair in text.split(","):
+        key, sep, value = pair.partition("=")
+        try:
+            if not sep or not key.strip():
+                raise ValueError
+            out[key.strip()] = float(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{pair!r} is not TEXT=NUMBER; give pairs such as C=1,I=0"
+            ) from None
+    return out
 
 
 def add_parser(subparsers):
@@ -98,6 +115,13 @@ def add_parser(subparsers):
         metavar="NAME",
         help="the field of the score: a number (0/1, a rating, a per-item "
         "metric) or true/false (default: score)",
+    )
+    g.add_argument(
+        "--score-map",
+        metavar="TEXT=NUMBER,...",
+        type=_score_map,
+        help="read these text scores as numbers, e.g. C=1,I=0,P=0.5,N=0 for "
+        "inspect_ai's correct, incorrect, partial and no answer",
     )
     g.add_argument(
         "--prediction-field",
@@ -168,7 +192,6 @@ def add_parser(subparsers):
     c.add_argument(
         "--plot-kind",
         choices=PLOT_KINDS,
-        default=PLOT_KINDS[0],
         help=f"what --plot shows (default: {PLOT_KINDS[0]})",
     )
     j = p.add_argument_group("judge")
@@ -182,7 +205,6 @@ def add_parser(subparsers):
     j.add_argument(
         "--lam",
         type=_lam,
-        default=1.0,
         help="with --human-field: the weight of the judge's scores, in [0, 1], "
         "or auto (PPI++) (default: 1, classical PPI)",
     )
@@ -249,14 +271,18 @@ def _fields(args):
     return fields, optional
 
 
-def _scores(path, values, lines, option):
-    """Scores as floats: numbers, and true/false (JSON booleans too) as 1/0;
-    anything else is an error naming the file, the line and ``option``."""
+def _scores(path, values, lines, option, score_map=None):
+    """Scores as floats: numbers, true/false (JSON booleans too) as 1/0 and
+    the text of ``score_map`` (``--score-map``) as its number; anything else
+    is an error naming the file, the line and ``option``."""
     import numpy as np
 
     from ._io import InputError
 
+    words = {"true": 1.0, "false": 0.0}
     try:
+        if score_map:
+            raise ValueError  # every value goes through the map
         arr = np.array(values, dtype=np.float64)
     except (TypeError, ValueError):
         arr = np.empty(len(values))
@@ -264,14 +290,15 @@ def _scores(path, values, lines, option):
             if v is None:
                 arr[i] = np.nan
                 continue
-            truth = {"true": 1.0, "false": 0.0}.get(v.lower())
+            mapped = (score_map or {}).get(v, words.get(v.lower()))
             try:
-                arr[i] = float(v) if truth is None else truth
+                arr[i] = float(v) if mapped is None else mapped
             except ValueError:
                 raise InputError(
                     f"{path}, line {lines[i]}: {v!r} is not a score; {option} "
                     "holds numbers (0/1, a rating, a per-item metric) or "
-                    "true/false."
+                    "true/false; map text scores to numbers with --score-map "
+                    "(e.g. --score-map C=1,I=0,P=0.5,N=0 for inspect_ai)."
                 ) from None
     bad = np.isinf(arr) | (np.isnan(arr) & np.array([v is not None for v in values]))
     if bad.any():
@@ -307,7 +334,9 @@ def _log(path, args, fields, optional):
     values, lines = rec.values, rec.lines
     log = {args.id_field: _nonempty(path, values[args.id_field], lines, "--id-field")}
     if args.score_field is not None:
-        log["score"] = _scores(path, values[args.score_field], lines, "--score-field")
+        log["score"] = _scores(
+            path, values[args.score_field], lines, "--score-field", args.score_map
+        )
     else:
         log["score"] = np.array(
             [
@@ -424,11 +453,31 @@ def run(args):
             "--plot draws the comparison of runs; --human-field gives one run's "
             "prediction-powered mean, with no plot: drop --plot."
         )
+    if args.score_map is not None and args.score_field is None:
+        if args.prediction_field is not None:
+            raise InputError(
+                "--score-map reads the text scores of --score-field; with "
+                "--prediction-field the score is 1 where the prediction equals "
+                "--gold-field: drop --score-map."
+            )
+    if not judge and args.lam is not None:
+        raise InputError(
+            "--lam weighs the judge's scores of --human-field; without "
+            "--human-field it does nothing: drop --lam."
+        )
+    if args.plot_kind is not None and args.plot is None:
+        raise InputError(
+            f"--plot-kind {args.plot_kind} says what --plot draws; give --plot "
+            "FILE, or drop --plot-kind."
+        )
+    args.lam = 1.0 if args.lam is None else args.lam
+    args.plot_kind = PLOT_KINDS[0] if args.plot_kind is None else args.plot_kind
     comparison_only = {
         "--baseline": args.baseline is not None,
         "--method": args.method != METHODS[0],
         "--correction": args.correction != CORRECTIONS[0],
         "--interval": args.interval != INTERVALS[0],
+        "--n-resamples": args.n_resamples != N_RESAMPLES,
     }
     given = [option for option, set_ in comparison_only.items() if set_]
     if judge and given:

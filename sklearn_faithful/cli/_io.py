@@ -540,7 +540,9 @@ def _jsonl_records(path, lines, line):
         try:
             yield i, json.loads(text)
         except json.JSONDecodeError as exc:
-            raise InputError(f"{path}, line {i}: not JSON ({exc.msg}).") from None
+            raise InputError(
+                f"{path}, line {i}: not JSON ({exc.msg}, at character {exc.colno})."
+            ) from None
 
 
 def _json_label(path, i, field, value, what="label", missing=False):
@@ -587,8 +589,10 @@ def _jsonl_values(path, chunks, fields, fix, optional=(), what="label"):
             for field, values in zip(fields, out, strict=True):
                 found, value = _lookup(record, field)
                 if not found and field not in optional:
+                    held = list(record) if isinstance(record, dict) else []
                     raise InputError(
-                        f"{path}, line {i}: no field {field!r}; {fixes[field]}"
+                        f"{path}, line {i}: no field {field!r} (the record's "
+                        f"fields are {held}); {fixes[field]}"
                     )
                 values.append(
                     _json_label(
@@ -1494,13 +1498,21 @@ def read_records(path, fields, *, optional=()):
     the line and the option.
     """
     names = list(fields)
+    if _check_regular(path) == 0:
+        raise InputError(f"{path} is empty; it needs one record per item.")
     if os.path.splitext(str(path))[1].lower() == ".parquet":
         values, lines = _parquet_values(path, fields, optional)
     else:
         chunks = _text_chunks(path)
         first, head = next(chunks)
         chunks = itertools.chain([(first, head)], chunks)
-        kind = _annotation_kind(path, next((v for v in head if v.strip()), ""))
+        start = next((v for v in head if v.strip()), "")
+        if start.lstrip().startswith("["):
+            raise InputError(
+                f"{path} holds a JSON array, not JSON Lines: write one object a "
+                f"line (e.g. jq -c '.[]' {path} > records.jsonl)."
+            )
+        kind = _annotation_kind(path, start)
         fix = {
             f: f"pass {option} with the name of its field."
             for f, option in fields.items()

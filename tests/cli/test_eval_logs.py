@@ -260,10 +260,12 @@ def _lines(records):
         (lambda t: t.replace(b'"score": 0', b'"score": NaN', 1),
          "line {line}: 'nan' is not a finite number; --score-field"),
         (lambda t: t.replace(b'"score": 0', b'"points": 0', 1),
-         "line {line}: no field 'score'; pass --score-field with the name of its "
+         "line {line}: no field 'score' (the record's fields are ['id', 'passage', "
+         "'points', 'judge']); pass --score-field with the name of its "
          "field."),
         (lambda t: t.replace(b'"id": "q', b'"ID": "q', 1),
-         "line 1: no field 'id'; pass --id-field"),
+         "line 1: no field 'id' (the record's fields are ['ID', 'passage', 'score', "
+         "'judge']); pass --id-field"),
         (lambda t: t.replace(b'"id": "q000"', b'"id": ""', 1),
          "line 1: the --id-field value is empty; every record needs one."),
         (lambda t: t.replace(b"}\n", b"\n", 1), "line 1: not JSON"),
@@ -499,6 +501,49 @@ def test_json_is_one_document_of_numbers(tmp_path, logs):
 def test_human_field_refuses_the_options_of_a_comparison(tmp_path, capsys, logs):
     a = write_log(tmp_path / "a.jsonl", logs["A"][::3])
     argv = ["eval-logs", a, "--human-field", "human", "--baseline", "A"]
-    assert main([*argv, *FAST]) == 2
+    assert main(argv) == 2
     err = capsys.readouterr().err
     assert "--baseline set(s) the comparison of runs; --human-field" in err
+
+
+def test_score_map_reads_inspect_ai_letters(tmp_path, capsys, logs):
+    letters = {1: "C", 0: "I"}
+    lettered = {
+        k: [{**r, "score": letters[r["score"]]} for r in logs[k][::3]] for k in "AB"
+    }
+    paths = _write_runs(tmp_path / "letters", lettered)
+    numbers_ = _write_runs(tmp_path / "numbers", {k: logs[k][::3] for k in "AB"})
+    err = error(capsys, ["eval-logs", *paths, *FAST])
+    assert "'C' is not a score" in err and "--score-map C=1,I=0,P=0.5,N=0" in err
+    mapped = _payload(["eval-logs", *paths, "--score-map", "C=1,I=0", *FAST])
+    plain = _payload(["eval-logs", *numbers_, *FAST])
+    assert mapped["comparison"] == plain["comparison"]
+    with pytest.raises(SystemExit):
+        main(["eval-logs", *paths, "--score-map", "C:1"])
+    assert "'C:1' is not TEXT=NUMBER" in capsys.readouterr().err
+
+
+def test_options_that_would_do_nothing_are_refused(tmp_path, capsys, logs):
+    paths = _write_runs(tmp_path, {k: logs[k][::3] for k in "AB"})
+    err = error(capsys, ["eval-logs", *paths, "--lam", "0.3"])
+    assert "--lam weighs the judge's scores of --human-field" in err
+    err = error(capsys, ["eval-logs", *paths, "--plot-kind", "pairs"])
+    assert "--plot-kind pairs says what --plot draws" in err
+    judged = write_log(tmp_path / "j.jsonl", judged_log())
+    err = error(capsys, ["eval-logs", judged, "--human-field", "human",
+                         "--n-resamples", "50"])  # fmt: skip
+    assert "--n-resamples set(s) the comparison of runs" in err
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("", "is empty; it needs one record per item"),
+        ('[{"id": 1, "score": 1}]\n', "holds a JSON array, not JSON Lines"),
+        ('{"doc_id": 1, "acc": 1}\n', "no field 'id' (the record's fields are"),
+    ],
+)
+def test_files_of_another_shape_say_what_they_are(tmp_path, capsys, text, expected):
+    path = tmp_path / "run.jsonl"
+    path.write_text(text)
+    assert expected in error(capsys, ["eval-logs", str(path)])
