@@ -78,7 +78,10 @@ print((folder / "A.jsonl").read_text().splitlines()[:2])
 # %%
 # Join the runs by id, then compare them
 # --------------------------------------
-logs = {run: pd.read_json(folder / f"{run}.jsonl", lines=True) for run in shift}
+logs = {
+    run: pd.read_json(folder / f"{run}.jsonl", lines=True, dtype={"id": str})
+    for run in shift
+}
 table = join_runs(logs, groups_field="passage", on_duplicate="repeats")
 print(table.summary())
 
