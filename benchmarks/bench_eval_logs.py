@@ -7,14 +7,16 @@ Three parts from one run:
    (``groupby("id").mean()`` per run, then ``merge`` on the id) and the floor,
    one ``np.unique`` of the ids and a ``np.bincount`` of the scores per run.
    Peak memory of ``join_runs`` as ``n`` grows.
-2. ``compare_runs`` of two runs (two intervals and the paired permutation
-   test, 9999 resamples each), 0/1 scores without clusters: the items
-   collapse into four cells, so the time does not grow with ``n``. Anchor
-   and simplest exact computation: a numpy loop that draws ``n`` item
-   indices per resample for the paired bootstrap alone (one third of the
-   work), timed at the small ``n``.
+2. ``compare_runs`` of two runs, 0/1 scores without clusters: four sets of
+   9999 resamples (each run's interval, the permutation null and the
+   paired bootstrap of the difference's interval). The items collapse into
+   four cells, so only the one pass that counts them grows with ``n``.
+   Anchor and simplest exact computation: a numpy loop that draws ``n``
+   item indices per resample for the paired bootstrap alone (one of the
+   four sets), timed up to 10,000 items.
 3. The same with ``G`` clusters (the units are the clusters): time and peak
-   memory against the numpy loop over cluster draws.
+   memory against the numpy loop over cluster draws (again one set of the
+   four).
 
 Run: python benchmarks/bench_eval_logs.py [--quick]   (needs pandas)
 """

@@ -52,6 +52,27 @@ def _mean_of(sums):
     return sums[:, 0] / sums[:, 1]
 
 
+def _cells(columns):
+    """The distinct rows of the columns (one value per run), and their items.
+
+    Each column's values are coded by one sort (``np.unique``), and the rows
+    by the combined codes ``c_A k_B + c_B``: far faster than ``np.unique``
+    over rows, and exact (equal floats, equal codes).
+    """
+    values, codes = zip(
+        *(np.unique(c, return_inverse=True) for c in columns), strict=True
+    )
+    code = codes[0].ravel().astype(np.int64)
+    for v, c in zip(values[1:], codes[1:], strict=True):
+        code = code * v.size + c.ravel()
+    cells, counts = np.unique(code, return_counts=True)
+    rows = []
+    for v in values[::-1]:  # the last column's code is the remainder
+        cells, index = np.divmod(cells, v.size)
+        rows.append(v[index])
+    return rows[::-1], counts
+
+
 def _resampling(columns, groups):
     """:class:`_Resampling` of one or two runs' item scores.
 
@@ -62,9 +83,9 @@ def _resampling(columns, groups):
     n = columns[0].shape[0]
     statistics = [float(np.mean(c)) for c in columns]
     if groups is None:
-        rows, counts = np.unique(np.column_stack(columns), axis=0, return_counts=True)
-        ones = np.ones(rows.shape[0])
-        features = [np.column_stack([rows[:, j], ones]) for j in range(len(columns))]
+        rows, counts = _cells(columns)
+        ones = np.ones(counts.shape[0])
+        features = [np.column_stack([r, ones]) for r in rows]
         return _Resampling(statistics, n, fast=(Resampler(features, counts), _mean_of))
     codes, n_clusters = groups
     features = cluster_sums(
