@@ -53,13 +53,20 @@ anything ran (unequal cluster sizes, other n, G, k and s_u, the rating
 family in other designs); they run after every other setting and are
 reported in their own block. Nothing here was tuned, but they are the
 check that the table's pattern is not an accident of its settings.
-Added. The ``xskew`` settings were added after every setting above had run
-(the ``skew`` null had not moved the permutation test's level), to look for
-the skew that does; they run last and are reported in a third block.
+Added. The ``xskew`` settings were added after the main and held-back
+settings had run (the ``skew`` null had not moved the permutation test's
+level), to look for the skew that does; third block. The ``usize`` settings
+(geometric sizes of mean 25, G = 40-320) and their equal-size twins
+``esize`` were added after the held-back results, where the default interval
+under-covered with unequal sizes; fourth block. They also record the
+effective number of clusters ``G_eff = (sum n_c)^2 / sum n_c^2`` and a
+candidate fix, the ``jack-t`` interval: the mean +- ``t_{G-1}`` quantile
+times the leave-one-cluster-out jackknife standard error,
+``sqrt((G - 1) / G sum_c (m_(c) - mean m_(.))^2)``.
 
 999 resamples per interval and test (the package's default is 9999).
-Replicates: 1000 per setting where time allowed (``--reps``; the table
-prints each setting's count and its standard errors).
+Replicates: 2000 per setting (``--reps 2000``; the table prints each
+setting's count with the standard errors: 0.5 points at 95%, 0.5 at 5%).
 
 Seeded (``SeedSequence([20261126, crc32(setting name), rep])``, so a
 replicate is the same whatever the total) and resumable: chunks of 100
@@ -68,7 +75,7 @@ file per setting. ``--rst FILE`` writes the docs' table.
 
 Run::
 
-    python benchmarks/sim_eval_logs.py --reps 1000 --rst doc/_sim_eval_logs.txt
+    python benchmarks/sim_eval_logs.py --reps 2000 --rst doc/_sim_eval_logs.txt
     python benchmarks/sim_eval_logs.py --no-run    # print the cached settings
 """
 
@@ -77,6 +84,7 @@ import functools
 import json
 import math
 import os
+import textwrap
 import time
 import warnings
 import zlib
@@ -205,13 +213,19 @@ SETTINGS += [
 ]
 # added after the held-back results (the default under-covered with unequal
 # cluster sizes): geometric sizes of mean 25 over G; these also record the
-# jackknife-t interval and the effective number of clusters
+# jackknife-t interval and the effective number of clusters (sum n_c)^2 /
+# sum n_c^2
 _SIZES = dict(design="geom", added="sizes")
 SETTINGS += [
     _setting(f"usize bin {25 * G}/{G}g k1", "binary", 25 * G, G, 1, **_SIZES)
     for G in (40, 80, 160, 320)
 ] + [
     _setting("usize bin 4000/160g k1 su1.5", "binary", 4000, 160, 1, s_u=1.5, **_SIZES)
+]
+# and their equal-size twins, for the jackknife-t interval there too
+SETTINGS += [
+    _setting(f"esize bin {25 * G}/{G} k1", "binary", 25 * G, G, 1, added="sizes")
+    for G in (10, 20, 40, 80)
 ]
 
 
@@ -508,6 +522,7 @@ def _rst(head, rows):
 def rst_table(reps):
     """The docs' tables: per setting, the default against the naive baselines."""
     cov_head = ["setting", "reps", "default (BCa)", "percentile", "item", "record"]
+    cov_head += ["jack-t"]
     rej_head = ["setting", "reps", "default (perm.)", "bootstrap", "sign"]
     rej_head += ["item", "record", "unpaired z"]
     cov_rows, rej_rows = [], []
@@ -526,7 +541,7 @@ def rst_table(reps):
                     [name + (" (B)" if run == "B" else ""), str(n)]
                     + [
                         _cell(r, f"cov{run} {c}", n)
-                        for c in ("bca", "per", "item bca", "record bca")
+                        for c in ("bca", "per", "item bca", "record bca", "jack-t")
                     ]
                 )
             rej_rows.append(
@@ -539,6 +554,22 @@ def rst_table(reps):
     return (
         f".. Written by benchmarks/sim_eval_logs.py --rst (seed {BASE_SEED}, "
         f"{N_RESAMPLES} resamples, tests at {ALPHA}); do not edit.\n\n"
+        + textwrap.fill(
+            "Settings: ``bin`` 0/1 scores, ``rate`` judge ratings 1-10; ``n/G``: n "
+            "items in G clusters (``g``: geometric sizes), ``n``: no clusters; ``kK``: "
+            "K samples per item; ``suS``: cluster sd S on the logit scale (else 1); "
+            "``sd0``: no cluster-level contrast of the runs; nulls ``skew`` and "
+            "``xskew``: equal means, B far better on a few clusters (coverage of B's "
+            "mean); ``gain``: B 3 points better (power). [held]: chosen before any "
+            "run, run after the main settings; [added]: added after the results "
+            "above them. default: ``compare_runs`` as shipped (BCa, clusters, "
+            "repeats averaged); item: ``groups=None``; record: each sample taken "
+            "as an item; jack-t: mean +- ``t_{G-1}`` times the cluster jackknife s.e. "
+            "(not in the package).",
+            width=79,
+            break_on_hyphens=False,
+        )
+        + "\n\n"
         f"Coverage (Monte-Carlo s.e.) of the {LEVEL:.0%} interval of a run's "
         "mean:\n\n"
         + _rst(cov_head, cov_rows)
@@ -549,7 +580,7 @@ def rst_table(reps):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=1000)
+    parser.add_argument("--reps", type=int, default=2000)
     parser.add_argument("--only", nargs="*", default=None, help="setting names")
     parser.add_argument("--no-run", action="store_true")
     parser.add_argument("--rst", help="also write the docs' table to this file")
