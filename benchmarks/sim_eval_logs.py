@@ -471,7 +471,7 @@ def table(reps):
         for run in "AB":
             lines.append(
                 f"\n== {block}: coverage of run {run}'s mean "
-                f"(mean width of bca, item bca, record bca)"
+                f"(mean width of bca, item bca, record bca, jack-t)"
             )
             head = f"{'setting':28}{'reps':>5}  {'truth':>6}"
             head += "".join(f"{c:>15}" for c in COV) + "  widths"
@@ -485,7 +485,7 @@ def table(reps):
                 row += "".join(f"{_cell(r, f'cov{run} {c}', n):>15}" for c in COV)
                 widths = [
                     f"{r[f'wid{run} {c}']:.3f}"
-                    for c in ("bca", "item bca", "record bca")
+                    for c in ("bca", "item bca", "record bca", "jack-t")
                     if f"wid{run} {c}" in r
                 ]
                 geff = f"  G_eff {r['geff']:.1f}" if "geff" in r else ""
