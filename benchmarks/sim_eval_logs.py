@@ -231,6 +231,36 @@ SETTINGS += [
     _setting(f"esize bin {25 * G}/{G} k1", "binary", 25 * G, G, 1, added="sizes")
     for G in (10, 20, 40, 80)
 ]
+# a second held-back round, chosen after interval="jackknife-t" became the
+# default (on the settings above) and before any of these ran; run last
+_HELD2 = dict(added="held2")
+SETTINGS += [
+    _setting("held2 bin 1200/48g k3", "binary", 1200, 48, 3, design="geom", **_HELD2),
+    _setting(
+        "held2 rate 900/60g k1 su.8",
+        "rating",
+        900,
+        60,
+        1,
+        s_u=0.8,
+        design="geom",
+        **_HELD2,
+    ),
+    _setting("held2 skew bin 250 k1", "binary", 250, None, 1, null="skew", **_HELD2),
+    _setting(
+        "held2 xskew bin 1500/50g k5",
+        "binary",
+        1500,
+        50,
+        5,
+        null="skew",
+        share=0.05,
+        jump=4.0,
+        design="geom",
+        **_HELD2,
+    ),
+    _setting("held2 bin 60 k1", "binary", 60, None, 1, **_HELD2),
+]
 
 
 # --- the population ----------------------------------------------------------
@@ -405,9 +435,58 @@ def run(settings, reps):
             print(f"{s['name']} | {start}: {time.time() - t0:.0f} s", flush=True)
 
 
-def collect(s, reps=None):
-    """(replicates, mean of every recorded quantity) of the cached chunks."""
-    mine = _load_one(s)
+# the jackknife-t pass: the package's interval="jackknife-t" on the same data
+JACK_DIR = os.path.join(os.path.dirname(__file__), "results", "sim_eval_logs_jackt")
+
+
+def jack_rep(s, rep):
+    """Hits and widths of ``compare_runs(interval="jackknife-t")`` (A and B), on
+    the data of ``run_rep(s, rep)`` (the same seed, drawn first)."""
+    key = zlib.crc32(s["name"].encode())
+    rng = np.random.default_rng(np.random.SeedSequence([BASE_SEED, key, rep]))
+    a, b, groups = make_data(rng, s)
+    res = compare_runs(
+        {"A": a, "B": b},
+        groups=groups,
+        interval="jackknife-t",
+        correction=None,
+        n_resamples=19,  # the pair's test is not read here
+        random_state=0,
+    )
+    out = {}
+    for row, t, run in zip(res.runs, truths(s), "AB", strict=True):
+        out[f"cov{run} jack-t"] = float(row["low"] <= t <= row["high"])
+        out[f"wid{run} jack-t"] = row["high"] - row["low"]
+    return out
+
+
+def _jack_path(s):
+    return _path(s).replace(CACHE_DIR, JACK_DIR)
+
+
+def run_jack(settings, reps):
+    """The jackknife-t pass, cached by chunk in ``JACK_DIR``."""
+    os.makedirs(JACK_DIR, exist_ok=True)
+    for s in settings:
+        path = _jack_path(s)
+        mine = json.load(open(path)) if os.path.exists(path) else {}
+        for start in range(0, reps, CHUNK):
+            if str(start) in mine:
+                continue
+            sums = {}
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                for rep in range(start, start + CHUNK):
+                    for name, v in jack_rep(s, rep).items():
+                        sums[name] = sums.get(name, 0.0) + v
+            mine[str(start)] = {"size": CHUNK, "sums": sums}
+            with open(path + ".tmp", "w") as f:
+                json.dump(mine, f, indent=0, sort_keys=True)
+            os.replace(path + ".tmp", path)
+        print(f"{s['name']} | jackknife-t done", flush=True)
+
+
+def _sums(mine, reps):
     n, sums, start = 0, {}, 0
     while str(start) in mine and (reps is None or start < reps):
         chunk = mine[str(start)]
@@ -415,6 +494,19 @@ def collect(s, reps=None):
         for name, v in chunk["sums"].items():
             sums[name] = sums.get(name, 0.0) + v
         start += CHUNK
+    return n, sums
+
+
+def collect(s, reps=None):
+    """(replicates, mean of every recorded quantity) of the cached chunks; the
+    jack-t columns from the jackknife-t pass where it ran (the package's
+    interval, the same data)."""
+    n, sums = _sums(_load_one(s), reps)
+    path = _jack_path(s)
+    if os.path.exists(path):
+        n_jack, jack = _sums(json.load(open(path)), reps)
+        if n_jack == n:
+            sums.update(jack)
     return n, {name: v / n for name, v in sums.items()} if n else {}
 
 
@@ -425,11 +517,12 @@ BLOCKS = (
     "HELD BACK (chosen before any run, run after the main settings)",
     "ADDED after the first results (harsher skew)",
     "ADDED after the held-back results (unequal cluster sizes)",
+    "HELD BACK, second round (chosen after jackknife-t became the default)",
 )
 
 
 def _block(s):
-    return 1 if s["held"] else {None: 0, "skew": 2, "sizes": 3}[s["added"]]
+    return 1 if s["held"] else {None: 0, "skew": 2, "sizes": 3, "held2": 4}[s["added"]]
 
 
 def _se(p, n):
@@ -537,7 +630,15 @@ def rst_table(reps):
             if not n:
                 continue
             name = s["name"].removeprefix("held ")
-            name += " [held]" if held else " [added]" if s["added"] else ""
+            name += (
+                " [held]"
+                if held
+                else " [held 2]"
+                if s["added"] == "held2"
+                else " [added]"
+                if s["added"]
+                else ""
+            )
             if s["null"] != "gain":
                 # B's mean is the skewed one in the "skew" settings
                 run = "B" if s["null"] == "skew" else "A"
@@ -568,8 +669,8 @@ def rst_table(reps):
             "run, run after the main settings; [added]: added after the results "
             "above them. default: ``compare_runs`` as shipped (BCa, clusters, "
             "repeats averaged); item: ``groups=None``; record: each sample taken "
-            "as an item; jack-t: mean +- ``t_{G-1}`` times the cluster jackknife s.e. "
-            "(not in the package).",
+            'as an item; jack-t: ``interval="jackknife-t"``, mean +- '
+            "``t_{G-1}`` times the cluster jackknife s.e.",
             width=79,
             break_on_hyphens=False,
         )
@@ -588,7 +689,12 @@ def main():
     parser.add_argument("--only", nargs="*", default=None, help="setting names")
     parser.add_argument("--no-run", action="store_true")
     parser.add_argument("--rst", help="also write the docs' table to this file")
+    parser.add_argument(
+        "--jack", action="store_true", help="run the jackknife-t pass first"
+    )
     args = parser.parse_args()
+    if args.jack:
+        run_jack(sorted(SETTINGS, key=_block), args.reps)
     by_name = {s["name"]: s for s in SETTINGS}
     if not args.no_run:
         chosen = [by_name[n] for n in args.only] if args.only else SETTINGS

@@ -382,8 +382,12 @@ def test_evaluation_logs_joined_by_id():
     }
     table = join_runs(logs, groups_field="passage", on_duplicate="repeats")
     res = compare_runs(table, n_resamples=999, random_state=0)
-    # the defaults the docs recommend: cluster permutation, Holm, BCa
-    assert (res.method, res.correction, res.interval) == ("permutation", "holm", "bca")
+    # the defaults the docs recommend: cluster permutation, Holm, jackknife-t
+    assert (res.method, res.correction, res.interval) == (
+        "permutation",
+        "holm",
+        "jackknife-t",
+    )
     assert res.n_clusters == 50 and res.tied_with_best == ["B"]
     human = np.where(np.arange(200) < 120, table.scores[:, 1], np.nan)
     judged = prediction_powered_mean(table.scores[:, 1], human)

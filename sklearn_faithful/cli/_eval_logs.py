@@ -181,7 +181,9 @@ def add_parser(subparsers):
         "--interval",
         choices=INTERVALS,
         default=INTERVALS[0],
-        help=f"the bootstrap interval of each run's mean (default: {INTERVALS[0]})",
+        help="the interval of each run's mean: the jackknife's standard error "
+        "with Student's t, or the bootstrap's BCa or percentile interval "
+        f"(default: {INTERVALS[0]})",
     )
     c.add_argument(
         "--plot",

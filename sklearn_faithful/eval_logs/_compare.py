@@ -8,12 +8,14 @@ room's tests, on the sums of each unit's scores and items: a run's mean is
 "Evaluation runs").
 """
 
+import math
 import warnings
 import zlib
 from dataclasses import dataclass
 from numbers import Integral
 
 import numpy as np
+from scipy import stats
 
 from ..holdout._fast_metrics import Resampler, cluster_sums, run_resamples
 from ..holdout._resampling import (
@@ -30,6 +32,7 @@ from ..utils._multitest import benjamini_hochberg, holm
 from ..utils._random import _generator
 from ..utils._results import (
     _HEADERS,
+    ConfidenceInterval,
     _level_text,
     _ResultMixin,
     _text_table,
@@ -164,7 +167,7 @@ class RunComparisonResult(_ResultMixin):
         The runs, in the order given.
     runs : list of dict
         Per run: ``run``, ``mean`` (of its item scores), ``low`` and
-        ``high`` (its bootstrap interval) and ``standard_error``.
+        ``high`` (its interval, ``interval``) and ``standard_error``.
     pairs : list of dict
         Per pair of runs A and B: ``run_a``, ``run_b``, ``difference``
         (mean of B - mean of A), ``low`` and ``high`` (its paired bootstrap
@@ -185,7 +188,8 @@ class RunComparisonResult(_ResultMixin):
     correction : str or None
         ``"holm"``, ``"bh"`` or None.
     interval : str
-        The bootstrap interval of each mean: ``"bca"`` or ``"percentile"``.
+        The interval of each mean: ``"jackknife-t"``, ``"bca"`` or
+        ``"percentile"``.
     confidence_level : float
         Level of the intervals; ``1 - confidence_level`` is the level of the
         tests.
@@ -223,7 +227,7 @@ class RunComparisonResult(_ResultMixin):
             f"{len(self.names)} run{'s' * (len(self.names) > 1)} on "
             f"{self.n_items} items"
             f"{_clusters_text(self.n_clusters)}; {level} {self.interval} "
-            f"bootstrap intervals, {self.n_resamples} resamples",
+            f"intervals; {self.n_resamples} resamples",
             "",
         ]
         tied = set(self.tied_with_best or ())
@@ -336,6 +340,24 @@ class RunComparisonResult(_ResultMixin):
         return ax
 
 
+def _jackknife_t(data, confidence_level):
+    """A run's mean, its jackknife-t interval and its jackknife standard error.
+
+    With N units (clusters, or items) and the mean without unit u,
+    ``theta_(u)``: ``se^2 = (N - 1) / N sum_u (theta_(u) - theta_(.))^2`` and
+    the interval ``theta +/- t_{N-1, 1 - alpha/2} se`` (Efron & Tibshirani
+    1993, 11.2). On cells of equal items each value stands for its cell's
+    items; without clusters the interval is Student's t interval of the mean.
+    """
+    (statistic,) = data.statistics
+    values, weights = data.jackknife()
+    n_units = float(weights.sum())
+    centre = np.sum(weights * values) / n_units
+    se = math.sqrt((n_units - 1) / n_units * np.sum(weights * (values - centre) ** 2))
+    half = float(stats.t.ppf(0.5 + confidence_level / 2, n_units - 1)) * se
+    return statistic, ConfidenceInterval(statistic - half, statistic + half), se
+
+
 def _stream(root, *names):
     """The generator of one run (or pair of runs): the root seed and the names."""
     keys = [zlib.crc32(name.encode("utf-8")) for name in names]
@@ -417,7 +439,7 @@ def compare_runs(
     method="permutation",
     baseline=None,
     correction="holm",
-    interval="bca",
+    interval="jackknife-t",
     confidence_level=0.95,
     n_resamples=9999,
     random_state=None,
@@ -426,7 +448,7 @@ def compare_runs(
 ):
     """Compare evaluation runs scored on the same items.
 
-    Gives each run's mean score with its bootstrap interval and, for every
+    Gives each run's mean score with its interval and, for every
     pair of runs (or every run against ``baseline``), the paired difference
     with its interval, a p-value adjusted over the family, an effect size and
     the items won, tied and lost; with every pair compared, the runs
@@ -459,9 +481,16 @@ def compare_runs(
         Adjustment of the p-values over the pairs: Holm's step-down (the
         family-wise error rate), Benjamini-Hochberg's step-up (the false
         discovery rate), or None.
-    interval : {"bca", "percentile"}, default="bca"
-        The bootstrap interval of each run's mean. The paired differences
-        get the percentile interval of the paired bootstrap.
+    interval : {"jackknife-t", "bca", "percentile"}, default="jackknife-t"
+        The interval of each run's mean. ``"jackknife-t"``: the mean plus or
+        minus Student's t quantile on ``N - 1`` degrees of freedom times the
+        jackknife standard error, with N the clusters (or, without them, the
+        items, where it is Student's t interval of the mean); it held 93.3%
+        or more in every simulated setting, where BCa fell to 90% with 10
+        clusters and 91.4% with 40 of unequal sizes (user guide).
+        ``"bca"`` and ``"percentile"``: the cluster (or item) bootstrap's.
+        The paired differences get the percentile interval of the paired
+        bootstrap.
     confidence_level : float, default=0.95
         Level of the intervals; the tests and the tied groups use
         ``1 - confidence_level``.
@@ -539,24 +568,27 @@ def compare_runs(
     jobs = dict(n_jobs=n_jobs, verbose=verbose, name="compare_runs")
     run_rows = []
     for j, name in enumerate(names):
-        res = _bootstrap_interval(
-            _resampling([scores[:, j]], checked),
-            _METRIC,
-            n_resamples=n_resamples,
-            confidence_level=confidence_level,
-            method=interval,
-            alternative="two-sided",
-            random_state=_stream(root, name),
-            **jobs,
-        )
+        data = _resampling([scores[:, j]], checked)
+        if interval == "jackknife-t":
+            mean, (low, high), se = _jackknife_t(data, confidence_level)
+        else:
+            res = _bootstrap_interval(
+                data,
+                _METRIC,
+                n_resamples=n_resamples,
+                confidence_level=confidence_level,
+                method=interval,
+                alternative="two-sided",
+                random_state=_stream(root, name),
+                **jobs,
+            )
+            mean, (low, high), se = (
+                res.statistic,
+                res.confidence_interval,
+                res.standard_error,
+            )
         run_rows.append(
-            {
-                "run": name,
-                "mean": res.statistic,
-                "low": res.confidence_interval.low,
-                "high": res.confidence_interval.high,
-                "standard_error": res.standard_error,
-            }
+            {"run": name, "mean": mean, "low": low, "high": high, "standard_error": se}
         )
     if baseline is None:
         pairs = [(a, b) for a in range(n_runs) for b in range(a + 1, n_runs)]

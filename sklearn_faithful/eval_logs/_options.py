@@ -19,8 +19,9 @@ METHODS = ("permutation", "bootstrap", "sign")
 # Benjamini-Hochberg's step-up (false discovery rate); None leaves p alone
 CORRECTIONS = ("holm", "bh")
 
-# ``interval`` of compare_runs: the bootstrap interval of each run's mean
-INTERVALS = ("bca", "percentile")
+# ``interval`` of compare_runs: each run's mean's interval, from the bootstrap
+# (BCa, percentile) or the jackknife standard error and Student's t
+INTERVALS = ("jackknife-t", "bca", "percentile")
 
 # ``kind`` of RunComparisonResult.plot: each run's mean, or each pair's difference
 PLOT_KINDS = ("runs", "pairs")

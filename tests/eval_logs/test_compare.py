@@ -37,12 +37,20 @@ def test_bootstrap_standard_error_is_the_plug_in_one():
     # the linearised ratio's sqrt(sum_g (S_g - m N_g)^2) / N
     rng = np.random.default_rng(1)
     scores = rng.random(300)
-    res = compare_runs({"A": scores}, n_resamples=20000, random_state=0)
+    res = compare_runs(
+        {"A": scores}, interval="percentile", n_resamples=20000, random_state=0
+    )
     expected = scores.std() / np.sqrt(scores.size)
     assert res.runs[0]["standard_error"] == pytest.approx(expected, rel=0.03)
     groups = rng.integers(0, 60, 300)
     scores = scores + 0.5 * rng.random(60)[groups]
-    res = compare_runs({"A": scores}, groups=groups, n_resamples=20000, random_state=0)
+    res = compare_runs(
+        {"A": scores},
+        groups=groups,
+        interval="percentile",
+        n_resamples=20000,
+        random_state=0,
+    )
     m = scores.mean()
     sums = np.bincount(groups, scores) - m * np.bincount(groups)
     expected = np.sqrt((sums**2).sum()) / scores.size
@@ -191,7 +199,7 @@ def test_run_interval_agrees_with_scipy_bca():
     # scipy.stats.bootstrap's BCa interval of the mean, on the same items
     rng = np.random.default_rng(10)
     scores = rng.gamma(2.0, 1.0, 150)  # skewed: BCa moves the interval
-    res = compare_runs({"A": scores}, n_resamples=40000, random_state=0)
+    res = compare_runs({"A": scores}, interval="bca", n_resamples=40000, random_state=0)
     ref = stats.bootstrap(
         (scores,), np.mean, n_resamples=40000, method="BCa", random_state=1
     ).confidence_interval
@@ -227,3 +235,23 @@ def test_a_run_and_a_pair_do_not_depend_on_the_other_runs():
     assert {k: v for k, v in pair.items() if k != "pvalue_adjusted"} == {
         k: v for k, v in other.items() if k != "pvalue_adjusted"
     }
+
+
+def test_jackknife_t_is_students_t_and_the_cluster_jackknife():
+    rng = np.random.default_rng(13)
+    x = (rng.random(150) < 0.3).astype(float)
+    res = compare_runs({"A": x}, n_resamples=99)  # the default interval
+    se = x.std(ddof=1) / np.sqrt(x.size)  # the jackknife s.e. of a mean
+    half = stats.t.ppf(0.975, x.size - 1) * se
+    assert res.interval == "jackknife-t"
+    assert res.runs[0]["low"] == pytest.approx(x.mean() - half)
+    assert res.runs[0]["standard_error"] == pytest.approx(se)
+    groups = rng.integers(0, 45, 150)
+    res = compare_runs({"A": x}, groups=groups, n_resamples=99, confidence_level=0.9)
+    codes = np.unique(groups, return_inverse=True)[1]  # clusters with items
+    totals, sizes = np.bincount(codes, x), np.bincount(codes)
+    g = totals.size
+    loo = (totals.sum() - totals) / (sizes.sum() - sizes)
+    se = np.sqrt((g - 1) / g * np.sum((loo - loo.mean()) ** 2))
+    half = stats.t.ppf(0.95, g - 1) * se
+    assert res.runs[0]["high"] == pytest.approx(x.mean() + half)
