@@ -24,7 +24,7 @@ What it shows (random_state=0): B is 3.7 points above A (p = 0.045 after
 Holm) and 4.1 above C (p = 0.020); A and C cannot be told apart, and B alone
 is "tied with the best". Treating the 1,800 samples as 1,800 independent
 items, and ignoring the passages, gives intervals less than half as wide
-(0.045 against 0.105): the item-level bootstrap is the naive baseline whose
+(0.045 against 0.107): the item-level bootstrap is the naive baseline whose
 coverage the user guide measures (:doc:`/eval_logs`).
 
 The same comparison from the command line::

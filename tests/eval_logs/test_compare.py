@@ -237,6 +237,7 @@ def test_a_run_and_a_pair_do_not_depend_on_the_other_runs():
     }
 
 
+@pytest.mark.filterwarnings("ignore:the 44 clusters are of unequal sizes")
 def test_jackknife_t_is_students_t_and_the_cluster_jackknife():
     rng = np.random.default_rng(13)
     x = (rng.random(150) < 0.3).astype(float)
@@ -255,3 +256,14 @@ def test_jackknife_t_is_students_t_and_the_cluster_jackknife():
     se = np.sqrt((g - 1) / g * np.sum((loo - loo.mean()) ** 2))
     half = stats.t.ppf(0.95, g - 1) * se
     assert res.runs[0]["high"] == pytest.approx(x.mean() + half)
+
+
+def test_unequal_clusters_worth_fewer_than_40_warn():
+    rng = np.random.default_rng(14)
+    sizes = np.r_[np.full(40, 2), [200, 150]]  # 42 clusters, worth about 5
+    groups = np.repeat(np.arange(42), sizes)
+    runs = {"A": rng.random(groups.size), "B": rng.random(groups.size)}
+    with pytest.warns(
+        RuntimeWarning, match="42 clusters are of unequal sizes and weigh as"
+    ):
+        compare_runs(runs, groups=groups, n_resamples=99)
