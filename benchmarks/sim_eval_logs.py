@@ -409,11 +409,17 @@ def _load_one(s):
     return {}
 
 
-def run(settings, reps):
-    """Run the missing chunks; a setting's file is rewritten after each chunk."""
-    os.makedirs(CACHE_DIR, exist_ok=True)
+def run(settings, reps, rep_fn=None, path_fn=None):
+    """Run the missing chunks of ``rep_fn`` (default ``run_rep``), cached at
+    ``path_fn(s)`` (default ``_path``); a file is rewritten after each chunk."""
+    rep_fn, path_fn = rep_fn or run_rep, path_fn or _path
     for s in settings:
-        mine = _load_one(s)
+        path = path_fn(s)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        mine = {}
+        if os.path.exists(path):
+            with open(path) as f:
+                mine = json.load(f)
         for start in range(0, reps, CHUNK):
             key = str(start)
             if key in mine:
@@ -424,12 +430,12 @@ def run(settings, reps):
                 # fewer than MIN_CLUSTERS clusters, on purpose; BCa on few units
                 warnings.simplefilter("ignore", RuntimeWarning)
                 for rep in range(start, start + CHUNK):
-                    for name, v in run_rep(s, rep).items():
+                    for name, v in rep_fn(s, rep).items():
                         sums[name] = sums.get(name, 0.0) + v
             mine[key] = {"size": CHUNK, "sums": sums}
-            with open(_path(s) + ".tmp", "w") as f:
+            with open(path + ".tmp", "w") as f:
                 json.dump(mine, f, indent=0, sort_keys=True)
-            os.replace(_path(s) + ".tmp", _path(s))
+            os.replace(path + ".tmp", path)
             print(f"{s['name']} | {start}: {time.time() - t0:.0f} s", flush=True)
 
 
@@ -464,24 +470,7 @@ def _jack_path(s):
 
 def run_jack(settings, reps):
     """The jackknife-t pass, cached by chunk in ``JACK_DIR``."""
-    os.makedirs(JACK_DIR, exist_ok=True)
-    for s in settings:
-        path = _jack_path(s)
-        mine = json.load(open(path)) if os.path.exists(path) else {}
-        for start in range(0, reps, CHUNK):
-            if str(start) in mine:
-                continue
-            sums = {}
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                for rep in range(start, start + CHUNK):
-                    for name, v in jack_rep(s, rep).items():
-                        sums[name] = sums.get(name, 0.0) + v
-            mine[str(start)] = {"size": CHUNK, "sums": sums}
-            with open(path + ".tmp", "w") as f:
-                json.dump(mine, f, indent=0, sort_keys=True)
-            os.replace(path + ".tmp", path)
-        print(f"{s['name']} | jackknife-t done", flush=True)
+    run(settings, reps, rep_fn=jack_rep, path_fn=_jack_path)
 
 
 def _sums(mine, reps):

@@ -5,6 +5,9 @@ import pytest
 
 from sklearn_faithful.eval_logs import prediction_powered_mean
 
+# ppi_py's interval of a mean, the model_based room's reference
+from ..model_based.test_model_based import _ppi_py_mean_ci
+
 
 def _data(seed=0, n=1000, n_labelled=150):
     rng = np.random.default_rng(seed)
@@ -65,19 +68,6 @@ def test_every_item_labelled_gives_the_people_mean():
     judge, human = _data(3, n=50, n_labelled=50)
     res = prediction_powered_mean(judge, human, lam="auto")
     assert res.statistic == pytest.approx(human.mean()) and res.lam == 0.0
-
-
-def _ppi_py_mean_ci(real, pred, unlabelled, lam):
-    """ppi_py's 95% PPI interval of a mean, (low, high); lam="auto" tunes it."""
-    ppi_py = pytest.importorskip("ppi_py")
-    lo, hi = ppi_py.ppi_mean_ci(
-        np.asarray(real, dtype=float),
-        np.asarray(pred, dtype=float),
-        np.asarray(unlabelled, dtype=float),
-        alpha=0.05,
-        lam=None if lam == "auto" else lam,
-    )
-    return float(lo[0]), float(hi[0])
 
 
 @pytest.mark.filterwarnings("ignore:human_scores holds:RuntimeWarning")
