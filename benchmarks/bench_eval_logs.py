@@ -7,16 +7,16 @@ Three parts from one run:
    (``groupby("id").mean()`` per run, then ``merge`` on the id) and the floor,
    one ``np.unique`` of the ids and a ``np.bincount`` of the scores per run.
    Peak memory of ``join_runs`` as ``n`` grows.
-2. ``compare_runs`` of two runs, 0/1 scores without clusters: four sets of
-   9999 resamples (each run's interval, the permutation null and the
-   paired bootstrap of the difference's interval). The items collapse into
-   four cells, so only the one pass that counts them grows with ``n``.
-   Anchor and simplest exact computation: a numpy loop that draws ``n``
-   item indices per resample for the paired bootstrap alone (one of the
-   four sets), timed up to 10,000 items.
+2. ``compare_runs`` of two runs, 0/1 scores without clusters: two sets of
+   9999 resamples (the permutation null, and the paired bootstrap of the
+   difference's interval) and each run's jackknife-t interval. The items
+   collapse into four cells, so only the one pass that counts them grows
+   with ``n``. Anchor and simplest exact computation: a numpy loop that
+   draws ``n`` item indices per resample for the paired bootstrap alone
+   (one of the two sets), timed up to 10,000 items.
 3. The same with ``G`` clusters (the units are the clusters): time and peak
    memory against the numpy loop over cluster draws (again one set of the
-   four).
+   two).
 
 Run: python benchmarks/bench_eval_logs.py [--quick]   (needs pandas)
 """
@@ -105,7 +105,8 @@ def _numpy_cluster_bootstrap(sums_a, sums_b, sizes, n_resamples, rng):
 def bench_compare(sizes, repeat, n_resamples=9999):
     print(
         f"\n2. compare_runs of two 0/1 runs, no clusters, {n_resamples} resamples "
-        f"(2 intervals + permutation test), median of {repeat}"
+        f"(permutation null + paired bootstrap; jackknife-t intervals), "
+        f"median of {repeat}"
     )
     print(
         f"{'n items':>10}{'compare_runs s':>16}{'numpy loop s':>14}"

@@ -12,13 +12,13 @@ import math
 import warnings
 import zlib
 from dataclasses import dataclass
-from numbers import Integral
 
 import numpy as np
 from scipy import stats
 
 from ..holdout._fast_metrics import Resampler, cluster_sums, run_resamples
 from ..holdout._resampling import (
+    _RESAMPLING_CONSTRAINTS,
     _bootstrap_interval,
     _check_cluster_sizes,
     _check_groups,
@@ -28,7 +28,7 @@ from ..holdout._resampling import (
     _Resampling,
     _sign_test_from_counts,
 )
-from ..utils._compat import Interval, StrOptions, validate_params
+from ..utils._compat import StrOptions, validate_params
 from ..utils._multitest import benjamini_hochberg, holm
 from ..utils._random import _generator
 from ..utils._results import (
@@ -39,9 +39,6 @@ from ..utils._results import (
     _text_table,
 )
 from ..utils._validation import (
-    CONFIDENCE_LEVEL,
-    N_JOBS,
-    RANDOM_STATE,
     check_matplotlib,
 )
 from ._join import RunTable
@@ -103,16 +100,24 @@ def _resampling(columns, groups):
     )
 
 
-def _check_scores(name, values, n_items):
+def _score_array(values, name, ndims=(1,)):
+    """Scores as floats: numbers, or booleans (True is 1), of ``ndims`` axes.
+
+    The one check of the room's array inputs (``runs`` here, the judge's and
+    people's scores of :func:`prediction_powered_mean`); ``name`` names them.
+    """
     arr = np.asarray(values)
-    if arr.dtype.kind == "b":
-        arr = arr.astype(np.float64)
-    if arr.dtype.kind not in "iuf" or arr.ndim not in (1, 2):
+    if arr.dtype.kind not in "biuf" or arr.ndim not in ndims:
+        shape = "(n_items,)" + (" or (n_items, n_repeats)" if 2 in ndims else "")
         raise ValueError(
-            f"runs[{name!r}] must hold numeric scores, of shape (n_items,) or "
-            f"(n_items, n_repeats); got dtype {arr.dtype} and shape {arr.shape}."
+            f"{name} must hold numeric scores, of shape {shape}; got dtype "
+            f"{arr.dtype} and shape {arr.shape}."
         )
-    arr = arr.astype(np.float64)
+    return arr.astype(np.float64)
+
+
+def _check_scores(name, values, n_items):
+    arr = _score_array(values, f"runs[{name!r}]", ndims=(1, 2))
     if not np.isfinite(arr).all():
         raise ValueError(f"runs[{name!r}] contains NaN or infinity.")
     if n_items is not None and arr.shape[0] != n_items:
@@ -371,10 +376,10 @@ def _pair_row(names, a, b, scores, groups, method, level, rng, run):
     diff = col_b - col_a
     data = _resampling([col_a, col_b], groups)
     statistic = data.statistics[1] - data.statistics[0]
+    wins, losses = int((diff > 0).sum()), int((diff < 0).sum())
     if method == "sign":
         # the exact binomial test of the items B wins against those it loses;
         # for 0/1 scores of one sample each, McNemar's exact test
-        wins, losses = int((diff > 0).sum()), int((diff < 0).sum())
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # no discordant item
             pvalue = _sign_test_from_counts(
@@ -411,9 +416,9 @@ def _pair_row(names, a, b, scores, groups, method, level, rng, run):
         "high": ci.high,
         "pvalue": float(pvalue),
         "effect_size": statistic / sd if sd > 0 else float("nan"),
-        "n_wins": int((diff > 0).sum()),
-        "n_ties": int((diff == 0).sum()),
-        "n_losses": int((diff < 0).sum()),
+        "n_wins": wins,
+        "n_ties": diff.shape[0] - wins - losses,
+        "n_losses": losses,
     }
 
 
@@ -425,11 +430,17 @@ def _pair_row(names, a, b, scores, groups, method, level, rng, run):
         "baseline": [str, None],
         "correction": [StrOptions(set(CORRECTIONS)), None],
         "interval": [StrOptions(set(INTERVALS))],
-        "confidence_level": CONFIDENCE_LEVEL,
-        "n_resamples": [Interval(Integral, 1, None, closed="left")],
-        "random_state": RANDOM_STATE,
-        "n_jobs": N_JOBS,
-        "verbose": ["verbose"],
+        # the holdout room's resampling parameters, as its tests take them
+        **{
+            key: _RESAMPLING_CONSTRAINTS[key]
+            for key in (
+                "confidence_level",
+                "n_resamples",
+                "random_state",
+                "n_jobs",
+                "verbose",
+            )
+        },
     },
     prefer_skip_nested_validation=True,
 )
@@ -496,7 +507,8 @@ def compare_runs(
         Level of the intervals; the tests and the tied groups use
         ``1 - confidence_level``.
     n_resamples : int, default=9999
-        Resamples of each interval and test.
+        Resamples of each test and bootstrap interval (the jackknife-t
+        interval draws none).
     random_state : int, RandomState instance, Generator or None, default=None
         Seed of the resamples; the same seed gives the same result with any
         ``n_jobs``.

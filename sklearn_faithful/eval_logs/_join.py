@@ -157,14 +157,15 @@ def _check_labels(arr, name, field_name, what):
             f"from 0); every record needs {what}."
         )
     if arr.dtype == object:
-        bad = [i for i, v in enumerate(arr) if v is None or isinstance(v, float)]
-        if bad:
+        kinds = set(map(type, arr))  # one pass over the records
+        if type(None) in kinds or float in kinds:
+            i = next(i for i, v in enumerate(arr) if v is None or isinstance(v, float))
             raise ValueError(
-                f"logs[{name!r}][{field_name!r}] holds {_show(arr[bad[0]])} at row "
-                f"{bad[0]} (counting from 0); every record needs {what} (a string "
+                f"logs[{name!r}][{field_name!r}] holds {_show(arr[i])} at row "
+                f"{i} (counting from 0); every record needs {what} (a string "
                 "or an integer)."
             )
-        if all(isinstance(v, str) for v in arr):
+        if kinds == {str}:
             arr = arr.astype(str)
     if arr.dtype.kind == "U":
         stripped = np.char.strip(arr)

@@ -23,6 +23,7 @@ from ..utils._results import (
     _two_sided_z,
 )
 from ..utils._validation import CONFIDENCE_LEVEL
+from ._compare import _score_array
 
 # Labelled items below which the normal interval is too narrow: with few of
 # them the judge and the people often agree on every one, and Var_n(R - lam O)
@@ -87,18 +88,6 @@ class PredictionPoweredMeanResult(_ResultMixin):
             f"{self.judge_mean:.4f} over {self.n_items} items, people's mean "
             f"{self.human_mean:.4f} over the {self.n_labelled} they scored"
         )
-
-
-def _scores(values, name):
-    arr = np.asarray(values)
-    if arr.dtype.kind == "b":
-        arr = arr.astype(np.float64)
-    if arr.dtype.kind not in "iuf" or arr.ndim != 1:
-        raise ValueError(
-            f"{name} must be a 1-D array of numeric scores; got dtype {arr.dtype} "
-            f"and shape {arr.shape}."
-        )
-    return arr.astype(np.float64)
 
 
 @validate_params(
@@ -169,8 +158,8 @@ def prediction_powered_mean(
     >>> res.n_labelled, round(res.statistic, 3)
     (200, 0.59)
     """
-    judge = _scores(judge_scores, "judge_scores")
-    human = _scores(human_scores, "human_scores")
+    judge = _score_array(judge_scores, "judge_scores")
+    human = _score_array(human_scores, "human_scores")
     if human.shape[0] != judge.shape[0]:
         raise ValueError(
             f"human_scores has {human.shape[0]} items but judge_scores has "

@@ -54,7 +54,7 @@ def test_auto_lam_is_in_range_and_narrows_a_good_judge():
         ([1.0, np.nan, 0.0], [1.0, 0.0, np.nan], "judge_scores contains NaN"),
         ([1.0, 1.0, 0.0], [1.0, np.nan, np.nan], "holds 1 scored item"),
         ([1.0, 1.0], [1.0, 0.0, 1.0], "human_scores has 3 items"),
-        (["a", "b"], [1.0, 0.0], "judge_scores must be a 1-D array of numeric"),
+        (["a", "b"], [1.0, 0.0], "judge_scores must hold numeric scores, of shape"),
         ([1.0, 0.0], [np.inf, 0.0], "human_scores contains infinity"),
     ],
 )
