@@ -20,7 +20,6 @@ from ..holdout._fast_metrics import Resampler, cluster_sums, run_resamples
 from ..holdout._resampling import (
     _RESAMPLING_CONSTRAINTS,
     _bootstrap_interval,
-    _check_cluster_sizes,
     _check_groups,
     _clusters_text,
     _interval,
@@ -574,8 +573,6 @@ def compare_runs(
             "clusters, or method='bootstrap'."
         )
     checked = _check_groups(groups, n_items, stacklevel=4)
-    if checked is not None:
-        _check_cluster_sizes(*checked, stacklevel=4)
     # one root seed; each run and each pair draws from a stream of its own,
     # keyed by the names, so that a run's interval and a pair's test do not
     # depend on which other runs are compared, nor on their order

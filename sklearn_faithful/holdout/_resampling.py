@@ -324,7 +324,8 @@ def _check_groups(groups, n_samples, stacklevel=4):
     """``(codes, n_clusters)`` of the items' clusters, or None without groups.
 
     The clusters are coded 0, ..., G - 1 in the sorted order of their
-    labels, which is the order of the units the resamples draw.
+    labels, which is the order of the units the resamples draw. Few
+    clusters, or unequal ones that weigh as few, are warned about.
     """
     if groups is None:
         return None
@@ -343,9 +344,10 @@ def _check_groups(groups, n_samples, stacklevel=4):
             f"groups holds labels that cannot be compared ({exc}); use one type, "
             "such as strings or integers."
         ) from None
-    return codes.astype(np.intp, copy=False), _check_n_clusters(
-        int(clusters.size), "groups names", stacklevel + 1
-    )
+    codes = codes.astype(np.intp, copy=False)
+    n_clusters = _check_n_clusters(int(clusters.size), "groups names", stacklevel + 1)
+    _check_cluster_sizes(np.bincount(codes, minlength=n_clusters), stacklevel + 1)
+    return codes, n_clusters
 
 
 def _check_n_clusters(n_clusters, what, stacklevel):
@@ -369,25 +371,31 @@ def _check_n_clusters(n_clusters, what, stacklevel):
     return n_clusters
 
 
-def _check_cluster_sizes(codes, n_clusters, stacklevel):
+def _check_cluster_sizes(sizes, stacklevel):
     """Warn when unequal clusters weigh as fewer than :data:`MIN_CLUSTERS`.
 
     Clusters of sizes n_g weigh as ``G_eff = (sum n_g)^2 / sum n_g^2`` of
-    equal size. benchmarks/sim_eval_logs.py (seed 20261126) measured the
-    95% jackknife-t interval of compare_runs at 92.1-94.4% with 40-60
-    geometric-size clusters worth G_eff 22-32, and at least 93.9% from
-    G_eff 41 on. Fewer than MIN_CLUSTERS clusters get _check_n_clusters'
-    warning instead.
+    equal size. benchmarks/sim_clusters.py (seed 20261126) measured, with 40
+    geometric-size clusters (G_eff about 20), the 95% cluster bootstrap
+    interval at 90.6-93.6% and the paired bootstrap test at 10.2% of true
+    nulls, and with 80 (G_eff about 41) 93.6% and 5.6%;
+    benchmarks/sim_eval_logs.py (same seed) measured compare_runs' 95%
+    jackknife-t interval at 92.1-94.4% with G_eff 22-32 and at least 93.9%
+    from G_eff 41 on. Fewer than MIN_CLUSTERS clusters get _check_n_clusters'
+    warning instead. Returns ``G_eff``.
     """
-    sizes = np.bincount(codes, minlength=n_clusters).astype(np.float64)
-    effective = sizes.sum() ** 2 / np.sum(sizes**2)
-    if n_clusters >= MIN_CLUSTERS > effective:
+    sizes = np.asarray(sizes, dtype=np.float64)
+    effective = float(sizes.sum() ** 2 / np.sum(sizes**2))
+    # G equal clusters weigh as G up to rounding, which must not warn at 40
+    if sizes.size >= MIN_CLUSTERS > effective * (1 + 1e-9):
         warnings.warn(
-            f"the {n_clusters} clusters are of unequal sizes and weigh as "
+            f"the {sizes.size} clusters are of unequal sizes and weigh as "
             f"{effective:.0f} of equal size ((sum of sizes)^2 / sum of squared "
             f"sizes); with fewer than {MIN_CLUSTERS} such, 95% intervals covered "
-            "as little as 92% in simulation. Read them as a little optimistic; "
-            "see 'Clustered items' in the user guide.",
+            "as little as 91% in simulation and the paired bootstrap test "
+            "rejected 10% of true nulls. Read intervals as a little optimistic, "
+            "test with the cluster permutation (its p-value stays exact), and see "
+            "'Clustered items' in the user guide.",
             RuntimeWarning,
             stacklevel=stacklevel,
         )

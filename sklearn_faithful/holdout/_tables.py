@@ -17,6 +17,7 @@ from ._options import INTERVAL_METHODS
 from ._resampling import (
     _RESAMPLING_CONSTRAINTS,
     _bootstrap_interval,
+    _check_cluster_sizes,
     _check_n_clusters,
     _from_cells,
     _metric_name,
@@ -88,8 +89,10 @@ def _check_table(table, labels, ndim, min_samples=2, clustered=False, stacklevel
             f"table holds {n} items; it must hold from {min_samples} to 2**53."
         )
     if clustered:
-        counts = counts[counts.reshape(counts.shape[0], -1).sum(axis=1) > 0]
+        sizes = counts.reshape(counts.shape[0], -1).sum(axis=1)
+        counts, sizes = counts[sizes > 0], sizes[sizes > 0]
         _check_n_clusters(counts.shape[0], "table holds", stacklevel)
+        _check_cluster_sizes(sizes, stacklevel)
         clusters, counts = counts, counts.sum(axis=0)
     k = counts.shape[0]
     if labels is None:

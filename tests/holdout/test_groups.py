@@ -15,6 +15,7 @@ from scipy import stats
 
 from sklearn_faithful.holdout import (
     bootstrap_confidence_interval,
+    bootstrap_confidence_interval_from_table,
     kappa_confidence_interval,
     paired_bootstrap_test,
     paired_permutation_test,
@@ -146,4 +147,28 @@ def test_the_warning_starts_below_min_clusters_and_points_to_the_guide():
         warnings.simplefilter("error")
         bootstrap_confidence_interval(
             y, a, groups=np.arange(y.size) % MIN_CLUSTERS, **kw
+        )
+
+
+def test_unequal_clusters_that_weigh_as_few_warn_on_every_path():
+    # 40 clusters, one of them holding half the items: G_eff = (2 n)^2 / (n^2 +
+    # 39 (n / 39)^2) = 3.9, below MIN_CLUSTERS though G is not
+    y, a, b = _labels(2 * 39 * 4, seed=3)
+    groups = np.r_[np.zeros(39 * 4, dtype=int), 1 + np.arange(39 * 4) % 39]
+    classes, codes = np.unique(np.r_[y, a], return_inverse=True)
+    table = np.zeros((40, classes.size, classes.size), dtype=int)
+    np.add.at(table, (groups, codes[: y.size], codes[y.size :]), 1)
+    kw = dict(n_resamples=99, random_state=0)
+    match = "40 clusters are of unequal sizes and weigh as 4 of equal size"
+    with pytest.warns(RuntimeWarning, match=match):
+        bootstrap_confidence_interval(y, a, groups=groups, **kw)
+    with pytest.warns(RuntimeWarning, match=match):
+        paired_permutation_test(y, a, b, groups=groups, **kw)
+    with pytest.warns(RuntimeWarning, match=match):
+        bootstrap_confidence_interval_from_table(table, clustered=True, **kw)
+    # 40 equal clusters weigh as 40: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        bootstrap_confidence_interval(
+            y[:280], a[:280], groups=np.arange(280) % 40, **kw
         )
