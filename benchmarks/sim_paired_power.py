@@ -62,6 +62,29 @@ Rules (candidates; the package ships ``T`` as ``variance="splits"`` and
   m df no estimate of the full variance beats ``T``, and the t-test that
   knows the true scale reached only 45% / 65% there (t-true).
 
+- ``NCw``: NC on the Welch-Satterthwaite df of its difference (V_all on m
+  df less the split noise on m - 1). ``NCz``: NC less the noise of z_j too
+  (``zn``, each item's spread over the other partitions), on t_m.
+
+The sweep over m (``--sweep``; a session after NC; its own data sets, seed
+``[BASE_SEED, crc32(setting), rep, 10]``, m = 3, 5 and 10 on each, cached in
+``results/sim_paired_power_sweep``; the cheap learners' settings of the
+tuning and held-back rounds, 1,000 data sets each). It asked whether more
+repetitions let a valid full-variance rule reach the target, and answered
+no. NC on t_m reached 80% in the audit setting on the 10 x 2 BCV, but its
+scale is far more variable than chi^2_m / m (coefficient of variation
+0.6-0.85 against 0.45 at m = 10: it subtracts the split noise, 10-40% of
+V_all, from a quantity on m df) and it holds only through its upward bias
+(E[V] / Var(dbar) 1.04-1.30), so it over-rejected where that bias was
+smallest (up to 7% in "drop knn .5 600"). On its honest df (NCw) it held,
+with 51% power at m = 10. NCz was liberal. The "ceiling" column is the power
+of a t-test whose scale is unbiased and chi^2_m / m (noncentral t on m df
+with noncentrality E[dbar] / sd(dbar)): the audit's "t-test with the true
+scale". In the audit setting it is 0.56 at m = 3, below the 0.68 target:
+the training part of the variance, and the covariance of an item's two
+roles, enter only through the m partition contrasts, so no rule valid
+where they are material can reach the target on the 3x2 BCV.
+
 Settings and the order of choices. The tuning settings ran first; on them
 MIX was the most powerful rule that held (DES and ITEM did not). The first
 round of held-back settings then showed MIX at 7.2% (s.e. 0.8) in "halves
@@ -81,6 +104,7 @@ Seeds: np.random.SeedSequence([BASE_SEED, crc32(setting), rep]); resumable
 file per setting). ``--rst FILE`` writes the docs' table.
 
 Run: python benchmarks/sim_paired_power.py [--reps 1000] [--only NAME ...]
+     python benchmarks/sim_paired_power.py --sweep [--rst FILE]
 """
 
 import argparse
@@ -153,9 +177,67 @@ SETTINGS = [
     _setting("halves lr .5 300", "halves", "lr", 300, 0.5, held=True),
     _setting("halves lr .2 300", "halves", "lr", 300, 0.2, held=True),
 ]
-RULES = ("T", "JDT", "JDTm", "DES", "DESm", "DESk", "MIX", "CROSS", "ALL", "NC", "ITEM")
+RULES = (
+    "T",
+    "JDT",
+    "JDTm",
+    "DES",
+    "DESm",
+    "DESk",
+    "MIX",
+    "CROSS",
+    "ALL",
+    "NC",
+    "NCw",
+    "NCz",
+    "ITEM",
+)
 SIGNAL = 0.5  # B: the common signal per feature
 FLIP = 0.3  # share of labels replaced by a draw at the prevalence
+
+# the sweep over m (--sweep): its own data sets, one JSON file per setting
+SWEEP_DIR = os.path.join(_RES, "sim_paired_power_sweep")
+SWEEP_DESIGNS = (3, 5, 10)
+SWEEP_SALT = (10,)
+SWEEP_RULES = ("T", "JDTm", "NC", "NCw", "NCz")
+# the sweep's held-back round: chosen after the sweep's first tables, before
+# anything of it ran; m = 10 only (the candidate design), seed salt 11
+SWEEP_HELD = [
+    _setting("drop lr .5 2000", "drop", "lr", 2000, 0.5, held=True),
+    _setting("halves lr .5 1000", "halves", "lr", 1000, 0.5, held=True),
+    _setting("drop lr .1 1000", "drop", "lr", 1000, 0.1, held=True),
+    _setting("drop knn .3 1000", "drop", "knn", 1000, 0.3, held=True),
+    _setting("halves tree .5 1000", "halves", "tree", 1000, 0.5, held=True),
+    _setting("seeds rf .5 600", "seeds", "rf", 600, 0.5, held=True),
+    _setting("drop gb .3 600", "drop", "gb", 600, 0.3, held=True),
+    _setting(
+        "gain lr .3 1000", "gain", "lr", 1000, 0.3, c=0.7, held=True, kind="power"
+    ),
+]
+SWEEP_HELD_DESIGNS = (10,)
+SWEEP_HELD_SALT = (11,)
+SWEEP_HELD_DIR = os.path.join(_RES, "sim_paired_power_sweep_held")
+# the sweep's settings: the nulls and alternatives of the cheap learners
+SWEEP = (
+    "audit lr .5 600",
+    "gain lr .5 600",
+    "gain knn .5 600",
+    "gain tree .5 600",
+    "drop lr .5 600",
+    "drop knn .5 600",
+    "drop tree .5 600",
+    "drop knn .5 200",
+    "drop lr .2 300",
+    "drop tree .3 2000",
+    "halves lr .5 600",
+    "halves lr .3 300",
+    "halves lr .3 600",
+    "halves lr .5 300",
+    "halves lr .2 300",
+    "halves knn .5 200",
+    "halves knn .3 400",
+    "halves tree .2 600",
+)
 
 
 # --------------------------------------------------------------------------
@@ -285,7 +367,8 @@ def rules(st):
     # the covariance of an item's two roles)
     out["ITEM"] = _p(dbar, math.sqrt(v_items), 1e9)
     if "z" not in st:  # a record from before the CROSS exploration
-        out["CROSS"] = out["ALL"] = out["NC"] = float("nan")
+        for rule in ("CROSS", "ALL", "NC", "NCw", "NCz"):
+            out[rule] = float("nan")
         return out
     z = np.asarray(st["z"])
     v_all = float(np.mean((h / 2 - z) ** 2))
@@ -304,8 +387,21 @@ def rules(st):
     # and Var(dbar) = V_full + Var(e) / (2m), so V = V_all - Var(e)/2 (1 - 1/m)
     # (floored at V_all / 4), on t_m
     v_e = float(np.var(d.sum(axis=1), ddof=1) / 2)
-    v_nc = max(v_all - v_e / 2 * (1 - 1 / m), v_all / 4)
+    split_noise = v_e / 2 * (1 - 1 / m)
+    v_nc = max(v_all - split_noise, v_all / 4)
     out["NC"] = _p(dbar, math.sqrt(v_nc), m)
+    # NCw: NC on the Welch-Satterthwaite df of the difference V_all (m df)
+    # less the split noise (m - 1 df): the subtraction leaves a scale far
+    # more variable than chi^2_m / m
+    noise = v_all**2 / m + split_noise**2 / (m - 1)
+    df = max(v_nc**2 / noise, 1.0) if noise > 0 else float(m)
+    out["NCw"] = _p(dbar, math.sqrt(v_nc), df)
+    # NCz (the sweep's records): NC less the noise of z_j too, on t_m
+    if "zn" in st:
+        v_nz = max(v_all - float(np.mean(st["zn"])) - split_noise, v_all / 4)
+        out["NCz"] = _p(dbar, math.sqrt(v_nz), m)
+    else:
+        out["NCz"] = float("nan")
     return out
 
 
@@ -313,13 +409,18 @@ def rules(st):
 # one replicate
 
 
-def run_rep(s, rep):
-    ss = np.random.SeedSequence([BASE_SEED, zlib.crc32(s["name"].encode()), rep])
-    rng = np.random.default_rng(ss)
+def run_rep(s, rep, designs=(3, 5), salt=()):
+    """One data set's records on each m x 2 BCV of ``designs``.
+
+    ``salt`` is appended to the seed: the sweep (``SWEEP_DESIGNS``) draws its
+    own data sets, ``(10,)``.
+    """
+    key = [BASE_SEED, zlib.crc32(s["name"].encode()), rep, *salt]
+    rng = np.random.default_rng(np.random.SeedSequence(key))
     x, y, ca, cb = make_data(rng, s)
     seeds = rng.integers(2**31, size=2) if s["gen"] == "seeds" else (0, 0)
     out = {}
-    for m in (3, 5):
+    for m in designs:
         cv = BlockRegularizedMx2CV(m, random_state=int(rng.integers(2**31)))
         d = np.empty((m, 2))
         v = np.empty((m, 2))
@@ -345,8 +446,21 @@ def run_rep(s, rep):
         # other partitions predict, mean over half 1 minus mean over half 2
         others = (infl.sum(axis=0) - infl) / (m - 1)
         z = [o[h].mean() - o[~h].mean() for o, h in zip(others, half, strict=True)]
+        # zn_j: the noise variance of z_j, from each item's spread over the
+        # other partitions (items taken as independent)
+        tot, tot2 = infl.sum(axis=0), (infl**2).sum(axis=0)
+        zn = []
+        for j in range(m):
+            s1, s2 = tot - infl[j], tot2 - infl[j] ** 2
+            var_i = (s2 - s1**2 / (m - 1)) / (m - 2) if m > 2 else np.zeros(y.size)
+            zn.append(float(4 * np.sum(var_i / (m - 1)) / y.size**2))
         out[m] = dict(
-            d=d.ravel().tolist(), v=v.ravel().tolist(), v_items=v_items, n=y.size, z=z
+            d=d.ravel().tolist(),
+            v=v.ravel().tolist(),
+            v_items=v_items,
+            n=y.size,
+            z=z,
+            zn=zn,
         )
     return out
 
@@ -361,14 +475,14 @@ def _path(s, cache_dir=CACHE_DIR):
 
 def _load(cache_dir=CACHE_DIR):
     cache = {}
-    for s in SETTINGS:
+    for s in SETTINGS + SWEEP_HELD:
         if os.path.exists(_path(s, cache_dir)):
             with open(_path(s, cache_dir)) as f:
                 cache.update(json.load(f))
     return cache
 
 
-def run(settings, reps, cache_dir=CACHE_DIR):
+def run(settings, reps, cache_dir=CACHE_DIR, designs=(3, 5), salt=()):
     """Run the missing chunks; each setting's file is rewritten after a chunk."""
     os.makedirs(cache_dir, exist_ok=True)
     for s in settings:
@@ -382,7 +496,8 @@ def run(settings, reps, cache_dir=CACHE_DIR):
             if key in mine:
                 continue
             t0 = time.time()
-            mine[key] = [run_rep(s, r) for r in range(start, start + CHUNK)]
+            chunk = range(start, start + CHUNK)
+            mine[key] = [run_rep(s, r, designs, salt) for r in chunk]
             with open(path + ".tmp", "w") as f:
                 json.dump(mine, f)
             os.replace(path + ".tmp", path)
@@ -404,7 +519,11 @@ def _baseline(cache, s, m):
 
     The oracle knows sd(dbar) over the data sets (estimated from the same
     records) and claims "B better" when dbar / sd >= z_0.95; t-true uses the
-    t_m quantile instead. None when nothing is cached.
+    t_m quantile instead; "ceiling" is the power of a t-test whose scale
+    estimate is unbiased and chi^2_m / m (a noncentral t on m df with
+    noncentrality E[dbar] / sd), the most a rule whose scale comes from the m
+    partitions can expect (the audit's "t-test with the true scale"). None
+    when nothing is cached.
     """
     recs = [r[str(m)] for r in collect(cache, s)]
     recs = [r for r in recs if r]
@@ -414,18 +533,20 @@ def _baseline(cache, s, m):
     sd = dbar.std(ddof=1)
     oracle = float(np.mean(dbar / sd >= stats.norm.isf(0.05)))
     ttrue = float(np.mean(dbar / sd >= stats.t.isf(0.05, m)))
-    return recs, dbar, oracle, ttrue
+    ceiling = float(stats.nct.sf(stats.t.isf(0.05, m), m, dbar.mean() / sd))
+    return recs, dbar, oracle, ttrue, ceiling
 
 
 def _cell(r, n):
     return f"{r:.3f} ({math.sqrt(max(r * (1 - r), 1e-12) / n):.3f})"
 
 
-def table(settings, cache, reps):
+def table(settings, cache, reps, designs=(3, 5), shown=RULES):
     lines = []
-    for m in (3, 5):
+    for m in designs:
         head = f"{f'setting (m = {m})':24} {'reps':>5} {'gain':>7}"
-        head += "".join(f"{r:>15}" for r in RULES) + f"{'oracle':>15}{'t-true':>15}"
+        head += "".join(f"{r:>15}" for r in shown)
+        head += f"{'oracle':>15}{'t-true':>15}{'ceiling':>15}"
         for kind in ("null", "power"):
             for held in (False, True):
                 rows = [s for s in settings if s["kind"] == kind and s["held"] == held]
@@ -438,11 +559,11 @@ def table(settings, cache, reps):
                 for s in rows:
                     if (base := _baseline(cache, s, m)) is None:
                         continue
-                    recs, dbar, oracle, ttrue = base
+                    recs, dbar, oracle, ttrue, ceiling = base
                     nr = len(recs)
                     row = f"{s['name']:24} {nr:>5} {dbar.mean():+7.3f}"
                     rates = {}
-                    for rule in RULES:
+                    for rule in shown:
                         pr = np.array([rules(r)[rule] for r in recs])
                         if np.isnan(pr).all():  # not stored in this cache
                             rates[rule] = float("nan")
@@ -451,11 +572,12 @@ def table(settings, cache, reps):
                         rates[rule] = float(np.mean(pr >= THRESHOLD))
                         row += f"{_cell(rates[rule], nr):>15}"
                     row += f"{_cell(oracle, nr):>15}{_cell(ttrue, nr):>15}"
+                    row += f"{ceiling:>15.3f}"
                     lines.append(row)
                     if kind == "power":
                         frac = "".join(
                             f"{rates[r] / oracle if oracle else float('nan'):>15.2f}"
-                            for r in RULES
+                            for r in shown
                         )
                         lines.append(f"{'  fraction of oracle':38}{frac}")
     return "\n".join(lines)
@@ -464,21 +586,22 @@ def table(settings, cache, reps):
 SHOWN = {"T": "splits", "JDTm": "design"}  # the package's two rules, as named there
 
 
-def rst_table(settings, cache, reps):
-    """The docs' table: the package's two rules, the oracle and t-true, both m."""
+def rst_table(settings, cache, designs=(3, 5), shown=SHOWN):
+    """The docs' table: the rules of ``shown``, the oracle, t-true and the
+    ceiling (alternatives only), on each m of ``designs``."""
     head = ["setting", "held", "m", "reps", "gain"]
-    head += [*SHOWN.values(), "oracle", "t-true"]
+    head += [*shown.values(), "oracle", "t-true", "ceiling"]
     rows = []
     for kind in ("null", "power"):
         for s in [s for s in settings if s["kind"] == kind]:
-            for m in (3, 5):
+            for m in designs:
                 if (base := _baseline(cache, s, m)) is None:
                     continue
-                recs, dbar, oracle, ttrue = base
+                recs, dbar, oracle, ttrue, ceiling = base
                 nr = len(recs)
                 row = [s["name"], "yes" if s["held"] else "", str(m), str(nr)]
                 row.append(f"{dbar.mean():+.3f}")
-                for rule in SHOWN:
+                for rule in shown:
                     rate = float(np.mean([rules(r)[rule] >= THRESHOLD for r in recs]))
                     text = _cell(rate, nr)
                     if kind == "power" and oracle:
@@ -486,10 +609,14 @@ def rst_table(settings, cache, reps):
                     row.append(text)
                 row.append(_cell(oracle, nr))
                 row.append(_cell(ttrue, nr))
+                row.append(f"{ceiling:.3f}" if kind == "power" else "")
                 rows.append(row)
     widths = [max(len(r[k]) for r in [head, *rows]) for k in range(len(head))]
     rule = " ".join("=" * w for w in widths)
-    fmt = lambda r: " ".join(c.ljust(w) for c, w in zip(r, widths, strict=True))  # noqa: E731
+
+    def fmt(r):
+        return " ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+
     return "\n".join([rule, fmt(head), rule, *map(fmt, rows), rule]) + "\n"
 
 
@@ -501,20 +628,48 @@ def main():
     parser.add_argument("--rst", help="also write the docs' table to this file")
     parser.add_argument(
         "--cache-dir",
-        default=CACHE_DIR,
-        help=f"default {CACHE_DIR}; {CROSS_DIR} holds the CROSS exploration",
+        default=None,
+        help=f"default {CACHE_DIR} ({SWEEP_DIR} with --sweep); {CROSS_DIR} holds "
+        "the CROSS exploration",
+    )
+    parser.add_argument(
+        "--sweep",
+        action="store_true",
+        help=f"the sweep over m = {SWEEP_DESIGNS} on its own data sets",
+    )
+    parser.add_argument(
+        "--sweep-held",
+        action="store_true",
+        help=f"the sweep's held-back round, m = {SWEEP_HELD_DESIGNS}",
     )
     args = parser.parse_args()
     by_name = {s["name"]: s for s in SETTINGS}
-    settings = [by_name[name] for name in args.only] if args.only else SETTINGS
-    if args.no_run:
-        cache = _load(args.cache_dir)
+    if args.sweep_held:
+        pool, designs, salt, default_dir = (
+            SWEEP_HELD,
+            SWEEP_HELD_DESIGNS,
+            SWEEP_HELD_SALT,
+            SWEEP_HELD_DIR,
+        )
+        by_name = {s["name"]: s for s in SWEEP_HELD}
+    elif args.sweep:
+        pool = [by_name[name] for name in SWEEP]
+        designs, salt, default_dir = SWEEP_DESIGNS, SWEEP_SALT, SWEEP_DIR
     else:
-        cache = run(settings, args.reps, args.cache_dir)
-    print(table(SETTINGS, cache, args.reps))
+        pool, designs, salt, default_dir = SETTINGS, (3, 5), (), CACHE_DIR
+    settings = [by_name[name] for name in args.only] if args.only else pool
+    cache_dir = args.cache_dir or default_dir
+    if args.no_run:
+        cache = _load(cache_dir)
+    else:
+        cache = run(settings, args.reps, cache_dir, designs, salt)
+    sweep = args.sweep or args.sweep_held
+    shown = SWEEP_RULES if sweep else RULES
+    print(table(pool, cache, args.reps, designs, shown))
     if args.rst:
+        names = {rule: rule for rule in SWEEP_RULES} if sweep else SHOWN
         with open(args.rst, "w") as f:
-            f.write(rst_table(SETTINGS, cache, args.reps))
+            f.write(rst_table(pool, cache, designs, names))
 
 
 if __name__ == "__main__":
