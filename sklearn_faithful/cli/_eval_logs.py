@@ -273,10 +273,11 @@ def _fields(args):
     return fields, optional
 
 
-def _scores(path, values, lines, option, score_map=None):
+def _scores(path, values, where, option, score_map=None):
     """Scores as floats: numbers, true/false (JSON booleans too) as 1/0 and
     the text of ``score_map`` (``--score-map``) as its number; anything else
-    is an error naming the file, the line and ``option``."""
+    is an error naming the file, the line (``where(i)``, a Parquet file's
+    row) and ``option``."""
     import numpy as np
 
     from ._io import InputError
@@ -297,7 +298,7 @@ def _scores(path, values, lines, option, score_map=None):
                 arr[i] = float(v) if mapped is None else mapped
             except ValueError:
                 raise InputError(
-                    f"{path}, line {lines[i]}: {v!r} is not a score; {option} "
+                    f"{path}, {where(i)}: {v!r} is not a score; {option} "
                     "holds numbers (0/1, a rating, a per-item metric) or "
                     "true/false; map text scores to numbers with --score-map "
                     "(e.g. --score-map C=1,I=0,P=0.5,N=0 for inspect_ai)."
@@ -306,22 +307,22 @@ def _scores(path, values, lines, option, score_map=None):
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise InputError(
-            f"{path}, line {lines[i]}: {values[i]!r} is not a finite number; "
+            f"{path}, {where(i)}: {values[i]!r} is not a finite number; "
             f"{option} holds numbers (0/1, a rating, a per-item metric) or "
             "true/false."
         )
     return arr
 
 
-def _nonempty(path, values, lines, option):
-    """Ids and clusters: an empty one is an error naming its line."""
+def _nonempty(path, values, where, option):
+    """Ids and clusters: an empty one is an error naming its line
+    (``where(i)``, a Parquet file's row)."""
     from ._io import InputError
 
     if "" in values:
         i = values.index("")
         raise InputError(
-            f"{path}, line {lines[i]}: the {option} value is empty; every "
-            "record needs one."
+            f"{path}, {where(i)}: the {option} value is empty; every record needs one."
         )
     return values
 
@@ -333,11 +334,11 @@ def _log(path, args, fields, optional):
     from ._io import read_records
 
     rec = read_records(path, fields, optional=optional)
-    values, lines = rec.values, rec.lines
-    log = {args.id_field: _nonempty(path, values[args.id_field], lines, "--id-field")}
+    values, where = rec.values, rec.where
+    log = {args.id_field: _nonempty(path, values[args.id_field], where, "--id-field")}
     if args.score_field is not None:
         log["score"] = _scores(
-            path, values[args.score_field], lines, "--score-field", args.score_map
+            path, values[args.score_field], where, "--score-field", args.score_map
         )
     else:
         log["score"] = np.array(
@@ -351,10 +352,10 @@ def _log(path, args, fields, optional):
         )
     if args.cluster_field is not None:
         log[args.cluster_field] = _nonempty(
-            path, values[args.cluster_field], lines, "--cluster-field"
+            path, values[args.cluster_field], where, "--cluster-field"
         )
     if args.human_field is not None:
-        log["human"] = _scores(path, values[args.human_field], lines, "--human-field")
+        log["human"] = _scores(path, values[args.human_field], where, "--human-field")
     return log
 
 

@@ -545,13 +545,20 @@ def _jsonl_records(path, lines, line):
             ) from None
 
 
-def _json_label(path, i, field, value, what="label", missing=False):
+def _place(number, unit="line"):
+    """Where a value is, for messages: ``line N`` of a text file (lines count
+    from 1), ``row N (counting from 1)`` of a Parquet file (``unit="row"``)."""
+    return f"line {number}" if unit == "line" else f"row {number} (counting from 1)"
+
+
+def _json_label(path, i, field, value, what="label", missing=False, unit="line"):
     """A JSON value as text: a string or a number; null is None when
-    ``missing`` allows it, and else, like a list or an object, an error."""
+    ``missing`` allows it, and else, like a list or an object, an error
+    naming the line ``i`` (the row, with ``unit="row"``)."""
     if (value is None and not missing) or isinstance(value, (dict, list)):
         kind = "null" if value is None else type(value).__name__
         raise InputError(
-            f"{path}, line {i}: the field {field!r} is {kind}, not a {what}; "
+            f"{path}, {_place(i, unit)}: the field {field!r} is {kind}, not a {what}; "
             f"every item needs one (a string or a number)."
         )
     return None if value is None else str(value)
@@ -876,12 +883,13 @@ def read_annotated(path):
     return predictions, labels, first
 
 
-def _stripped(path, values, first_line, what, lines=None):
+def _stripped(path, values, first_line, what, lines=None, unit="line"):
     """``values`` (a list of str) without white space around each, with a
     warning naming the file, the first line and how many changed.
 
     ``lines`` is the line of each value; by default they are consecutive
-    from ``first_line``. None stays None.
+    from ``first_line``; with ``unit="row"`` they are a Parquet file's rows.
+    None stays None.
     """
     out = [v if v is None else v.strip() for v in values]
     changed = [i for i, (v, w) in enumerate(zip(values, out, strict=True)) if v != w]
@@ -891,7 +899,7 @@ def _stripped(path, values, first_line, what, lines=None):
         i = changed[0]
         line = first_line + i if lines is None else lines[i]
         warnings.warn(
-            f"{path}, line {line}: the {what} {values[i]!r} has white "
+            f"{path}, {_place(line, unit)}: the {what} {values[i]!r} has white "
             f"space around it; read as {out[i]!r} ({len(changed)} {what}(s) of the "
             "file changed). Remove the spaces from the file to silence this.",
             InputWarning,
@@ -1477,11 +1485,17 @@ class Records(NamedTuple):
 
     ``values`` maps each field to its values, one per record, as text (None
     where an optional field is missing); ``lines`` is the line of each
-    record (a Parquet file's row, from 1).
+    record, or with ``unit="row"`` its row in a Parquet file (from 1).
     """
 
     values: dict
     lines: list
+    unit: str = "line"
+
+    def where(self, i):
+        """Where record ``i`` is, for messages: ``line N``, or a Parquet
+        file's ``row N (counting from 1)``."""
+        return _place(self.lines[i], self.unit)
 
 
 def read_records(path, fields, *, optional=()):
@@ -1495,13 +1509,15 @@ def read_records(path, fields, *, optional=()):
     missing: an absent JSON key, a null, an empty cell, ``NA`` or ``null``
     read as None. Returns :class:`Records`; values are text, stripped of
     white space with a warning; a missing field is an error naming the file,
-    the line and the option.
+    the line (a Parquet file's row) and the option.
     """
     names = list(fields)
     if _check_regular(path) == 0:
         raise InputError(f"{path} is empty; it needs one record per item.")
+    unit = "line"
     if os.path.splitext(str(path))[1].lower() == ".parquet":
         values, lines = _parquet_values(path, fields, optional)
+        unit = "row"
     else:
         chunks = _text_chunks(path)
         first, head = next(chunks)
@@ -1547,8 +1563,8 @@ def read_records(path, fields, *, optional=()):
         raise InputError(f"{path} holds no record; it needs one per item.")
     out = {}
     for field, column in zip(names, values, strict=True):
-        out[field] = _stripped(path, column, 1, f"{fields[field]} value", lines)
-    return Records(out, lines)
+        out[field] = _stripped(path, column, 1, f"{fields[field]} value", lines, unit)
+    return Records(out, lines, unit)
 
 
 def _parquet_values(path, fields, optional):
@@ -1588,7 +1604,9 @@ def _parquet_values(path, fields, optional):
             [
                 None
                 if gone
-                else _json_label(path, i, field, v, f"{fields[field]} value")
+                else _json_label(
+                    path, i, field, v, f"{fields[field]} value", unit="row"
+                )
                 for i, (v, gone) in enumerate(zip(column, missing, strict=True), 1)
             ]
         )

@@ -62,13 +62,16 @@ def build_parser():
     return parser
 
 
-def _warning_printer(options):
+def _warning_printer(options, shown):
     """A ``warnings.showwarning`` that prints one line in the command line's
-    words (:func:`cli_words` with ``options``); a note of a reader as a note."""
+    words (:func:`cli_words` with ``options``), a note of a reader as a note,
+    and appends ``{"category", "message"}`` of the line to ``shown`` (the
+    ``warnings`` of the JSON output)."""
 
     def show(message, category, filename, lineno, file=None, line=None):
         kind = "note" if category.__name__ == "InputNote" else "warning"
         text = cli_words(str(message), options)
+        shown.append({"category": category.__name__, "message": text})
         print(f"sklearn-faithful: {kind}: {text}", file=sys.stderr)
 
     return show
@@ -104,18 +107,22 @@ def _file_arguments(parser, args):
     return out
 
 
-def _output(args):
+def _output(args, shown):
     """Run a file command; return its output text.
 
     The payload's results become their ``to_dict()``, and its numbers plain
     JSON values, by the one conversion the results' ``to_dict`` use; the
-    text formatter renders the same values.
+    text formatter renders the same values. The JSON object ends with
+    ``warnings``: ``shown``, the warnings and notes of the run as standard
+    error shows them (:func:`_warning_printer`), empty when there were none.
     """
     from ..utils._results import _jsonable
 
     command = COMMANDS[args.command]
     payload = _jsonable(command.run(args))
-    return dumps(payload) if args.format == "json" else command.text(payload)
+    if args.format != "json":
+        return command.text(payload)
+    return dumps({**payload, "warnings": shown})
 
 
 def main(argv=None):
@@ -132,11 +139,12 @@ def main(argv=None):
 
             _io.ARGUMENTS = _file_arguments(parser, args)
             try:
+                shown = []
                 with warnings.catch_warnings():
-                    warnings.showwarning = _warning_printer(options)
+                    warnings.showwarning = _warning_printer(options, shown)
                     for category in (InputNote, InputWarning):
                         warnings.simplefilter("always", category)
-                    output = _output(args)
+                    output = _output(args, shown)
             except (InputError, ValueError, TypeError, MemoryError) as exc:
                 # bad input (our readers), or a value the package's functions
                 # refuse (they name the parameter and the fix, in the words of

@@ -237,6 +237,15 @@ def main_json(argv):
     return json.loads(out)
 
 
+def stderr_lines(warned):
+    """The lines standard error shows of a JSON payload's ``warnings``."""
+    return [
+        f"sklearn-faithful: {'note' if w['category'] == 'InputNote' else 'warning'}: "
+        f"{w['message']}"
+        for w in warned
+    ]
+
+
 def ok(runs, name):
     """The standard output of one of the ``runs`` fixture's commands."""
     code, out, err = runs[name]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from sklearn_faithful import __version__
-from sklearn_faithful.cli import main
+from sklearn_faithful.cli import _compare, main
 from sklearn_faithful.comparison import paired_bayes_test
 from sklearn_faithful.holdout import (
     bootstrap_confidence_interval,
@@ -16,7 +16,7 @@ from sklearn_faithful.holdout import (
 )
 from sklearn_faithful.utils._multitest import holm
 
-from ._util import error, main_json, ok, run_main, write
+from ._util import error, main_json, ok, run_main, stderr_lines, write
 
 
 def test_compare_end_to_end(runs, files):
@@ -241,6 +241,26 @@ def test_groups_resample_whole_clusters(files, tmp_path):
     # the clusters change the numbers
     plain = main_json(argv)["metrics"][0]["systems"][0]["interval"]
     assert plain != rows[0]["interval"]
+
+
+def test_few_clusters_warn_in_the_json_and_on_standard_error(capsys, files, tmp_path):
+    path = write(tmp_path / "groups.txt", _clusters(size=25))  # 12 clusters
+    argv = ["compare", files["y_txt"], files["a_txt"], files["b_txt"], "--metric",
+            "f1", "--n-resamples", "99", "--groups", path]  # fmt: skip
+    assert main([*argv, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    payload = json.loads(out)
+    assert {w["category"] for w in payload["warnings"]} == {"RuntimeWarning"}
+    # in the command line's words, as on standard error (groups -> --groups)
+    messages = [w["message"] for w in payload["warnings"]]
+    assert any(m.startswith("--groups names only 12 clusters; ") for m in messages)
+    assert stderr_lines(payload["warnings"]) == err.splitlines()
+    # the text output is the same payload's table, and standard error the same
+    assert main(argv) == 0
+    text, text_err = capsys.readouterr()
+    assert text_err == err
+    del payload["warnings"]
+    assert text == _compare.text(payload) + "\n"
 
 
 def test_groups_from_a_column_or_a_field(files, tmp_path):

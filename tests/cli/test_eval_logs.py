@@ -295,6 +295,56 @@ def test_a_csv_cell_that_is_no_score_names_the_line(tmp_path, capsys, logs):
     assert "pass --cluster-field with the name of its column" in err
 
 
+def _parquet_run(tmp_path, records, column, value, row):
+    """Run A's log as JSON Lines, and run B's as a Parquet file of text ids and
+    scores whose ``column`` holds ``value`` at ``row`` (from 0)."""
+    import pandas as pd
+
+    a = write_log(tmp_path / "a.jsonl", records)
+    table = {"id": [r["id"] for r in records],
+             "score": [str(r["score"]) for r in records]}  # fmt: skip
+    table[column][row] = value
+    b = tmp_path / "b.parquet"
+    pd.DataFrame(table).to_parquet(b)
+    return a, str(b)
+
+
+@pytest.mark.parametrize(
+    "column, value, message",
+    [
+        ("score", "yes", "'yes' is not a score; --score-field holds numbers"),
+        ("score", None, "the field 'score' is null, not a --score-field value"),
+        ("score", "inf", "'inf' is not a finite number; --score-field"),
+        ("id", "", "the --id-field value is empty; every record needs one."),
+    ],
+    ids=["text", "null", "inf", "empty-id"],
+)
+def test_parquet_messages_name_the_row(tmp_path, capsys, logs, column, value,
+                                       message):  # fmt: skip
+    # a Parquet file has rows, not lines: its sixth record is row 6, and the
+    # message says that rows count from 1
+    pytest.importorskip("pyarrow")
+    a, b = _parquet_run(tmp_path, logs["A"][::3], column, value, 5)
+    err = error(capsys, ["eval-logs", a, b, *FAST])
+    assert f"{b}, row 6 (counting from 1): {message}" in err
+    assert "line" not in err
+
+
+def test_parquet_white_space_names_the_row_in_the_json(tmp_path, capsys, logs):
+    pytest.importorskip("pyarrow")
+    a, b = _parquet_run(tmp_path, logs["A"][::3], "id", "q003 ", 3)
+    assert main(["eval-logs", a, b, *FAST, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    (warning,) = json.loads(out)["warnings"]
+    assert warning == {
+        "category": "InputWarning",
+        "message": f"{b}, row 4 (counting from 1): the --id-field value 'q003 ' "
+        "has white space around it; read as 'q003' (1 --id-field value(s) of "
+        "the file changed). Remove the spaces from the file to silence this.",
+    }
+    assert err == f"sklearn-faithful: warning: {warning['message']}\n"
+
+
 def test_booleans_are_scores(tmp_path, logs):
     records = logs["B"][::3]
     as_bool = [{**r, "score": bool(r["score"])} for r in records]

@@ -52,6 +52,12 @@ def test_trailing_space_in_gold_is_stripped_with_a_warning(capsys, tmp_path, bin
     assert f"sklearn-faithful: warning: {bad}, line 18: the label " in err
     assert "has white space around it" in err
     assert "(2 label(s) of the file changed)" in err
+    # the JSON carries the warning, as standard error says it
+    assert clean["warnings"] == []
+    (warning,) = payload["warnings"]
+    assert warning["category"] == "InputWarning"
+    assert warning["message"].startswith(f"{bad}, line 18: the label ")
+    assert err == f"sklearn-faithful: warning: {warning['message']}\n"
 
 
 def test_bom_is_stripped_and_noted(capsys, tmp_path, binary):
@@ -62,6 +68,15 @@ def test_bom_is_stripped_and_noted(capsys, tmp_path, binary):
     payload, err = _compare(capsys, str(bom), a, b)
     assert numbers(json.dumps(payload)) == numbers(json.dumps(clean))
     assert f"sklearn-faithful: note: {bom} starts with a UTF-8 byte-order mark" in err
+    assert clean["warnings"] == []
+    assert payload["warnings"] == [
+        {
+            "category": "InputNote",
+            "message": f"{bom} starts with a UTF-8 byte-order mark (BOM); it was "
+            "left out of the first line.",
+        }
+    ]
+    assert err == f"sklearn-faithful: note: {payload['warnings'][0]['message']}\n"
 
 
 def test_crlf_is_read_silently(capsys, tmp_path, binary):

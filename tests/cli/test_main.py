@@ -1,5 +1,6 @@
 """The parser, the entry point, ``demo``, and what ``--help`` costs."""
 
+import json
 import subprocess
 import sys
 
@@ -19,6 +20,8 @@ from sklearn_faithful.eval_logs._options import METHODS as EVAL_LOGS_METHODS
 from sklearn_faithful.holdout._options import INTERVAL_METHODS, METRIC_NAMES
 from sklearn_faithful.metrics._options import AVERAGE_OPTIONS
 from sklearn_faithful.model_based._options import METHODS as MODEL_BASED_METHODS
+
+from ._util import ok, stderr_lines
 
 HEAVY = ("numpy", "scipy", "sklearn", "joblib", "pandas", "matplotlib")
 
@@ -180,3 +183,27 @@ def test_closed_pipe_ends_quietly(argv):
     proc.wait(timeout=300)
     assert "Traceback" not in err and "BrokenPipeError" not in err
     assert proc.returncode in (0, 141)
+
+
+# the runs of conftest.runs that print JSON
+JSON_RUNS = ("compare", "interval", "split", "plan", "model-based-ppi", "agreement",
+             "eval-logs")  # fmt: skip
+
+
+def test_json_output_ends_with_the_warnings_of_standard_error(runs):
+    # a pipeline that reads standard output sees what standard error says:
+    # the last key, a list, [] when nothing was warned
+    for name in JSON_RUNS:
+        payload = json.loads(ok(runs, name))
+        assert list(payload)[-1] == "warnings", name
+        assert stderr_lines(payload["warnings"]) == runs[name][2].splitlines(), name
+        for entry in payload["warnings"]:
+            assert set(entry) == {"category", "message"}, name
+    for name in ("compare", "interval", "split", "plan", "model-based-ppi"):
+        assert json.loads(ok(runs, name))["warnings"] == [], name
+    # the 15 passages of the eval-logs run are too few clusters: the warning
+    # is in the command line's words (groups_field -> --cluster-field)
+    (warning,) = json.loads(ok(runs, "eval-logs"))["warnings"]
+    assert warning["category"] == "RuntimeWarning"
+    assert warning["message"].startswith("--cluster-field names only 15 clusters; ")
+    assert "too narrow" in warning["message"]
