@@ -131,9 +131,9 @@ def test_bayes_model_comparison_defaults_to_the_paired_test(data):
     comp = BayesModelComparison(GaussianNB(), LogisticRegression(), random_state=0)
     comp.fit(X, y)
     assert isinstance(comp.results_["f1"], PairedBayesTestResult)
-    # the split-based scale on the 3x2 BCV (doc/choosing.rst, first row)
-    assert comp.results_["f1"].variance == "splits"
-    assert len(comp.splits_) == 6
+    # the crossed scale on the 10 x 2 BCV (doc/choosing.rst, first row)
+    assert comp.results_["f1"].variance == "crossed"
+    assert len(comp.splits_) == 20
 
 
 def test_bayes_model_comparison_decides(data):

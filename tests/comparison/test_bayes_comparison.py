@@ -263,18 +263,21 @@ def test_default_is_the_paired_test_and_the_paper_one_argument_away(cancer):
     X, y = cancer
     comp = BayesModelComparison(*_pair(), random_state=0).fit(X, y)
     assert comp.paired
-    # the default design is the paper's 3x2 BCV, for both tests
-    three = list(BlockRegularized3x2CV(random_state=0).split(X, y))
-    for (_, test), (_, test3) in zip(comp.splits_, three, strict=True):
-        np.testing.assert_array_equal(test, test3)
+    # the default design is the 10 x 2 BCV of the crossed variance
+    ten = list(BlockRegularizedMx2CV(10, random_state=0).split(X, y))
+    for (_, test), (_, test10) in zip(comp.splits_, ten, strict=True):
+        np.testing.assert_array_equal(test, test10)
     for metric, res in comp.results_.items():
         assert isinstance(res, PairedBayesTestResult)
-        assert res.variance == "splits"
+        assert res.variance == "crossed"
         assert comp.decide(0.95)[metric] == res.decide(0.95)
-    # paired=False alone is the paper's test as printed: "wang2019", lambda = 1
+    # paired=False alone is the paper's test as printed: "wang2019", lambda = 1,
+    # on the paper's 3x2 BCV
     paper = BayesModelComparison(*_pair(), paired=False, random_state=0).fit(X, y)
+    three = list(BlockRegularized3x2CV(random_state=0).split(X, y))
+    for (_, test), (_, test3) in zip(paper.splits_, three, strict=True):
+        np.testing.assert_array_equal(test, test3)
     assert paper.correlation_factor_ == correlation_factor("wang2019")
-    np.testing.assert_array_equal(paper.counts_a_, comp.counts_a_)
     direct = bayes_test(paper.counts_a_, paper.counts_b_, metric="f1")
     assert paper.results_["f1"].p_h0 == direct.p_h0
     assert paper.decide(0.95)["f1"] == direct.decide(0.95)

@@ -1,4 +1,4 @@
-"""The design-based variance of the paired test (``variance="design"``).
+"""The item-based variances of the paired test (``"crossed"``, ``"design"``).
 
 Checked against independent computations: the items' influences against a
 numerical derivative of the metric, and the posterior's scale against a
@@ -6,6 +6,7 @@ direct transcription of the formulas page, item by item in plain Python.
 """
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -61,7 +62,7 @@ def test_influence_is_the_derivative_of_the_metric(metric, average):
     assert np.dot(weight, infl) == pytest.approx(0.0, abs=1e-12)
 
 
-def _by_hand(y, splits, pred_a, pred_b, m):
+def _by_hand(y, splits, pred_a, pred_b, m, crossed=False):
     """The posterior's scale and df, transcribed item by item (binary F1)."""
 
     def f1(truth, p):
@@ -87,10 +88,13 @@ def _by_hand(y, splits, pred_a, pred_b, m):
         return 0.0
 
     d, v, sizes = [], [], []
-    for (_, test), pa, pb in zip(splits, pred_a, pred_b, strict=True):
+    item_infl = {}  # (partition, item) -> the item's influence there
+    for s, ((_, test), pa, pb) in enumerate(zip(splits, pred_a, pred_b, strict=True)):
         truth = [int(y[i]) for i in test]
         ga, gb = grads(truth, pa), grads(truth, pb)
         d.append(f1(truth, pb) - f1(truth, pa))
+        for i, t, a, b in zip(test, truth, pa, pb, strict=True):
+            item_infl[s // 2, int(i)] = infl(t, b, gb) - infl(t, a, ga)
         contrib = [
             (infl(t, b, gb) - infl(t, a, ga)) / len(test)
             for t, a, b in zip(truth, pa, pb, strict=True)
@@ -98,6 +102,26 @@ def _by_hand(y, splits, pred_a, pred_b, m):
         k = len(test)
         sizes.append(k)
         v.append(sum(c * c for c in contrib) * k / (k - 1))
+    if crossed:
+        v_all = 0.0
+        for j in range(m):
+            halves = [splits[2 * j][1], splits[2 * j + 1][1]]
+            mean_other = [
+                [
+                    sum(item_infl[q, int(i)] for q in range(m) if q != j) / (m - 1)
+                    for i in half
+                ]
+                for half in halves
+            ]
+            z = sum(mean_other[0]) / len(halves[0]) - sum(mean_other[1]) / len(
+                halves[1]
+            )
+            v_all += ((d[2 * j] - d[2 * j + 1]) / 2 - z) ** 2 / m
+        sums = [d[2 * j] + d[2 * j + 1] for j in range(m)]
+        mean = sum(sums) / m
+        v_e = sum((x - mean) ** 2 for x in sums) / (m - 1) / 2
+        v_cross = max(v_all - v_e * (1 - 1 / m) / 2, v_all / 4)
+        return sum(d) / len(d), math.sqrt(v_cross), m / 2
     vbar = sum(v) / len(v)
     s_h = sum((d[2 * j] - d[2 * j + 1]) ** 2 for j in range(m)) / (2 * m)
     v_test = vbar / 2
@@ -112,12 +136,13 @@ def _cancer_pair():
     return GaussianNB(), lr
 
 
-def test_design_scale_matches_a_transcription_of_the_formulas():
+@pytest.mark.parametrize("variance", ["design", "crossed"])
+def test_scale_matches_a_transcription_of_the_formulas(variance):
     X, y = load_breast_cancer(return_X_y=True)
     m = 5
     comp = BayesModelComparison(
         *_cancer_pair(),
-        variance="design",
+        variance=variance,
         cv=BlockRegularizedMx2CV(m, random_state=3),
         metrics=("f1",),
         random_state=3,
@@ -127,32 +152,50 @@ def test_design_scale_matches_a_transcription_of_the_formulas():
         [est.fit(X[train], y[train]).predict(X[test]) for train, test in comp.splits_]
         for est in _cancer_pair()
     ]
-    loc, scale, df = _by_hand(y, comp.splits_, *preds, m)
+    loc, scale, df = _by_hand(y, comp.splits_, *preds, m, crossed=variance == "crossed")
     res = comp.results_["f1"]
-    assert res.variance == "design"
+    assert res.variance == variance
     assert res.difference == pytest.approx(loc, rel=1e-12)
     assert res.scale == pytest.approx(scale, rel=1e-10)
     assert res.df == pytest.approx(df, rel=1e-10)
 
 
-def test_splits_is_the_default_and_design_one_argument_away():
+def test_crossed_on_10x2_is_the_default_and_the_others_one_argument_away():
     X, y = load_breast_cancer(return_X_y=True)
+    default = BayesModelComparison(*_cancer_pair(), random_state=0).fit(X, y)
+    assert len(default.splits_) == 20  # BlockRegularizedMx2CV(10)
     design = BayesModelComparison(
         *_cancer_pair(), variance="design", random_state=0
     ).fit(X, y)
-    splits = BayesModelComparison(*_cancer_pair(), random_state=0).fit(X, y)
+    splits = BayesModelComparison(
+        *_cancer_pair(), variance="splits", random_state=0
+    ).fit(X, y)
+    assert len(design.splits_) == len(splits.splits_) == 6  # the paper's 3x2
     for metric in design.metrics:
         a, b = design.results_[metric], splits.results_[metric]
+        assert default.results_[metric].variance == "crossed"
+        assert default.results_[metric].df == 5  # m / 2
         assert (a.variance, b.variance) == ("design", "splits")
         assert a.difference == b.difference  # the same splits and location
         direct = paired_bayes_test(splits.counts_a_, splits.counts_b_, metric=metric)
         assert b.p_h1 == direct.p_h1
 
 
-def test_design_weights_scale_free_and_n_jobs_free():
+@pytest.mark.parametrize("variance", ["crossed", "splits"])
+def test_the_paired_test_needs_two_partitions(variance):
+    X, y = load_breast_cancer(return_X_y=True)
+    comp = BayesModelComparison(
+        *_cancer_pair(), variance=variance, cv=BlockRegularizedMx2CV(1)
+    )
+    with pytest.raises(ValueError, match=r"needs at least 2 partitions .*gives 2 "):
+        comp.fit(X, y)
+
+
+@pytest.mark.parametrize("variance", ["design", "crossed"])
+def test_item_variances_weights_scale_free_and_n_jobs_free(variance):
     X, y = load_breast_cancer(return_X_y=True)
     w = np.random.default_rng(0).uniform(0.5, 2.0, size=y.size)
-    kw = dict(variance="design", metrics=("f1",), random_state=0)
+    kw = dict(variance=variance, metrics=("f1",), random_state=0)
     base = BayesModelComparison(GaussianNB(), GaussianNB(var_smoothing=1e-3), **kw)
     one = base.fit(X, y, sample_weight=w).results_["f1"]
     scaled = base.fit(X, y, sample_weight=w * 10).results_["f1"]
@@ -163,18 +206,49 @@ def test_design_weights_scale_free_and_n_jobs_free():
     assert two_jobs.p_h1 == one.p_h1
 
 
+@pytest.mark.parametrize("variance", ["design", "crossed"])
 @pytest.mark.parametrize("average", ["micro", "macro"])
-def test_design_multiclass(average):
+def test_item_variances_multiclass(average, variance):
     X, y = load_iris(return_X_y=True)
     comp = BayesModelComparison(
         GaussianNB(),
         LogisticRegression(max_iter=500),
         average=average,
-        variance="design",
+        variance=variance,
         cv=BlockRegularizedMx2CV(3, random_state=0),
         random_state=0,
     ).fit(X, y)
     for metric, res in comp.results_.items():
-        assert res.variance == "design"
+        assert res.variance == variance
         assert np.isfinite(res.p_h1)
         assert len(comp.per_class_results_[metric]) == 3
+
+
+def test_crossed_on_few_partitions_warns_at_the_users_call():
+    X, y = load_breast_cancer(return_X_y=True)
+    comp = BayesModelComparison(
+        *_cancer_pair(), metrics=("f1",), cv=BlockRegularizedMx2CV(3, random_state=0)
+    )
+    with pytest.warns(UserWarning, match="on 3 partitions has 1.5 degrees") as rec:
+        comp.fit(X, y)
+    assert rec[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        comp.set_params(variance="splits").fit(X, y)
+        comp.set_params(variance="crossed", cv=None).fit(X, y)  # the 10 x 2 BCV
+
+
+def test_crossed_on_few_partitions_warns_from_cross_validate_too():
+    from sklearn.model_selection import cross_validate
+
+    X, y = load_breast_cancer(return_X_y=True)
+    cv = BlockRegularizedMx2CV(5, random_state=0)
+    results = {
+        name: cross_validate(
+            est, X, y, cv=cv, return_indices=True, return_estimator=True
+        )
+        for name, est in zip("ab", _cancer_pair(), strict=True)
+    }
+    with pytest.warns(UserWarning, match="on 5 partitions has 2.5 degrees") as rec:
+        BayesModelComparison.from_cross_validate(results, X, y, metrics=("f1",))
+    assert rec[0].filename == __file__
