@@ -82,21 +82,22 @@ asked whether more partitions let a rule that sees the covariance reach the
 target. NC on t_m reached 80% in the audit setting on the 10 x 2 BCV, but
 claimed falsely in up to 7.0% ("halves lr .5 600"): its scale is biased up
 (the noise of z_j: E[V] / Var(dbar) 0.99-1.94 with logistic regression and
-k-NN, 1.7-6.9 with trees and forests, at m = 10, nearer 1 as n grows) and
-far more variable than chi^2_m / m (coefficient of variation 0.56-1.47,
-median 0.8, against 0.45: it subtracts the split noise, 0.1-9 times
-Var(dbar), from a quantity on m df), about a chi^2 on m / 2 df. NCz (no
-bias) was liberal, NCw (honest df for the subtraction, ignoring the bias)
-far too conservative (51%). A first held-back round (``--sweep-held``, seed
-salt 11, m = 10 only, in ``results/sim_paired_power_sweep_held``: drop lr .5
-2000, halves lr .5 1000, drop lr .1 1000, drop knn .3 1000, halves tree .5
-1000, seeds rf .5 600, drop gb .3 600, gain lr .3 1000), chosen before any
-of it ran, and a stress null added while it ran (drop lr .5 8000, where the
-bias is smallest), were running when NCh (t on m / 2, for the measured
-variability) was chosen; its first three cells had been seen. A second held-
-back round (halves lr .5 1500, .4 800, drop lr .3 1200, .5 4000, halves knn
-.5 800) was chosen with NCh, before any of it ran, where NC had come closest
-to the limit. The package's default became NCh on the 10 x 2 BCV.
+k-NN, 1.5-7.3 with trees, forests and boosting, at m = 10, nearer 1 as n
+grows) and far more variable than chi^2_m / m (coefficient of variation
+0.56-1.47, median 0.8, against 0.45: it subtracts the split noise, 0.1-9
+times Var(dbar), from a quantity on m df), about a chi^2 on m / 2 df. NCz
+(no bias) was liberal, NCw (honest df for the subtraction, ignoring the
+bias) far too conservative (51%). A first held-back round (``--sweep-held``,
+seed salt 11, m = 10 only, in ``results/sim_paired_power_sweep_held``: drop
+lr .5 2000, halves lr .5 1000, drop lr .1 1000, drop knn .3 1000, halves
+tree .5 1000, seeds rf .5 600, drop gb .3 600, gain lr .3 1000), chosen
+before any of it ran, and a stress null added while it ran (drop lr .5 8000,
+where the bias is smallest), were running when NCh (t on m / 2, for the
+measured variability) was chosen; its first three cells had been seen. A
+second held- back round (halves lr .5 1500, .4 800, drop lr .3 1200, .5
+4000, halves knn .5 800) was chosen with NCh, before any of it ran, where NC
+had come closest to the limit. The package's default became NCh on the 10 x
+2 BCV.
 
 Settings and the order of choices. The tuning settings ran first; on them
 MIX was the most powerful rule that held (DES and ITEM did not). The first

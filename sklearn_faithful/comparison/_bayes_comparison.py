@@ -97,15 +97,16 @@ class BayesModelComparison(_BaseComparison):
         whole: each partition's half-difference becomes a contrast of the
         items' influence as test *and* training items, through their test
         influences in the other partitions, less the splits' own noise; a t
-        on m degrees of freedom. ``"splits"`` is :func:`paired_bayes_test`
+        on m / 2 degrees of freedom. ``"splits"`` is :func:`paired_bayes_test`
         on the per-split counts: the half-differences of the 2m split
         scores, inflated for the m x 2 design. ``"design"`` takes the
         test-set part from the items and only the training-set part from the
         half-differences. In ``benchmarks/sim_paired_power.py`` (seed
         20261126), for a true F1 gain of 0.05 with logistic regression at
-        n = 600, ``"crossed"`` on its 10 x 2 BCV found the gain in 80% of
-        data sets and ``"splits"`` on its 3x2 in 52%; both kept their false
-        "B better" claims at or below 6.5% in every null setting, while
+        n = 600, ``"crossed"`` on its 10 x 2 BCV found the gain in 73% of
+        data sets and ``"splits"`` on its 3x2 in 47-52%; both kept their
+        false "B better" claims at or below 6.5% in every null setting
+        (6.2% and 6.0% at worst), while
         ``"design"`` reached up to 13.7% (an item's roles as a test and a
         training item covary there). ``"crossed"`` has m / 2 degrees of
         freedom and warns on fewer than 10 partitions, where it holds but
@@ -381,9 +382,9 @@ class BayesModelComparison(_BaseComparison):
             raise ValueError(
                 f"the paired test needs at least 2 partitions (4 splits): its "
                 f"variance comes from the half-differences of several partitions; "
-                f"cv gives {len(splits)} splits. Use an m x 2 BCV with m >= 2 (the "
-                f"default is BlockRegularizedMx2CV({CROSSED_REPETITIONS})) or "
-                "paired=False."
+                f"cv gives {len(splits)} splits. Use an m x 2 BCV with m >= 2 "
+                "(cv=None gives the design the chosen variance was measured "
+                "on) or paired=False."
             )
 
     @_validate_method(
