@@ -97,7 +97,9 @@ measured variability) was chosen; its first three cells had been seen. A
 second held- back round (halves lr .5 1500, .4 800, drop lr .3 1200, .5
 4000, halves knn .5 800) was chosen with NCh, before any of it ran, where NC
 had come closest to the limit. The package's default became NCh on the 10 x
-2 BCV.
+2 BCV. A check made after the choice, with the same salt and rows named by
+metric: precision and recall (the package's influences for them) in the four
+nulls where F1 came closest to the limit, and the audit setting.
 
 Settings and the order of choices. The tuning settings ran first; on them
 MIX was the most powerful rule that held (DES and ITEM did not). The first
@@ -241,6 +243,25 @@ SWEEP_HELD = [
     _setting("drop lr .5 4000", "drop", "lr", 4000, 0.5, held=True),
     _setting("halves knn .5 800", "halves", "knn", 800, 0.5, held=True),
 ]
+# the default's other metrics (a check after the choice; m = 10): precision
+# and recall in the nulls where NCh came closest to the limit, and the audit
+for _name, _gen, _learner, _n, _prev, _kind, _c in (
+    ("halves lr .5 600", "halves", "lr", 600, 0.5, "null", 1.0),
+    ("drop lr .5 600", "drop", "lr", 600, 0.5, "null", 1.0),
+    ("halves knn .5 200", "halves", "knn", 200, 0.5, "null", 1.0),
+    ("drop lr .2 300", "drop", "lr", 300, 0.2, "null", 1.0),
+    ("audit lr .5 600", "gain", "lr", 600, 0.5, "power", 0.975),
+):
+    for _metric_name in ("precision", "recall"):
+        SWEEP_HELD.append(
+            dict(
+                _setting(
+                    f"{_name} {_metric_name}", _gen, _learner, _n, _prev, _c,
+                    held=True, kind=_kind,
+                ),
+                metric=_metric_name,
+            )
+        )  # fmt: skip
 SWEEP_HELD_DESIGNS = (10,)
 SWEEP_HELD_SALT = (11,)
 SWEEP_HELD_DIR = os.path.join(_RES, "sim_paired_power_sweep_held")
@@ -323,26 +344,27 @@ def make_learner(name, seed):
 # rules
 
 
-def _f1(counts):
-    tp, fp, fn = counts[1, :3]  # the positive class's one-vs-rest counts
-    den = 2 * tp + fp + fn
-    return 2 * tp / den if den else np.nan
+def _metric(counts, metric="f1"):
+    """The positive class's precision, recall or F1 from one-vs-rest counts."""
+    tp, fp, fn = counts[1, :3]
+    den = {"precision": tp + fp, "recall": tp + fn, "f1": 2 * tp + fp + fn}[metric]
+    return (2 if metric == "f1" else 1) * tp / den if den else np.nan
 
 
-def split_terms(y, pa, pb):
-    """F1_B - F1_A, per-item influence and its split variance on one split.
+def split_terms(y, pa, pb, metric="f1"):
+    """B's metric less A's, per-item influence and its split variance.
 
     The influences are the package's (``comparison._paired._influences``,
     the delta method), so the simulation measures the shipped computation.
     """
     ca, cb = (_one_vs_rest_counts(y, p, 2) for p in (pa, pb))
-    f1_a, f1_b = _f1(ca), _f1(cb)
-    if np.isnan(f1_a) or np.isnan(f1_b):
+    score_a, score_b = _metric(ca, metric), _metric(cb, metric)
+    if np.isnan(score_a) or np.isnan(score_b):
         return np.nan, np.zeros(y.size), 0.0
-    infl = _influences(y, pb, cb, "f1", "binary", 1) - _influences(
-        y, pa, ca, "f1", "binary", 1
+    infl = _influences(y, pb, cb, metric, "binary", 1) - _influences(
+        y, pa, ca, metric, "binary", 1
     )
-    return f1_b - f1_a, infl, float(np.mean(infl**2) / y.size)
+    return score_b - score_a, infl, float(np.mean(infl**2) / y.size)
 
 
 def _p(loc, scale, df):
@@ -467,7 +489,9 @@ def run_rep(s, rep, designs=(3, 5), salt=()):
             pa = pa.predict(x[test][:, ca]).astype(int)
             pb = pb.predict(x[test][:, cb]).astype(int)
             j, k = divmod(i, 2)
-            d[j, k], infl[j, test], v[j, k] = split_terms(y[test], pa, pb)
+            d[j, k], infl[j, test], v[j, k] = split_terms(
+                y[test], pa, pb, s.get("metric", "f1")
+            )
             half[j, test] = k == 0
         if np.isnan(d).any():
             out[m] = None

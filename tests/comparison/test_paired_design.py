@@ -252,3 +252,11 @@ def test_crossed_on_few_partitions_warns_from_cross_validate_too():
     with pytest.warns(UserWarning, match="on 5 partitions has 2.5 degrees") as rec:
         BayesModelComparison.from_cross_validate(results, X, y, metrics=("f1",))
     assert rec[0].filename == __file__
+
+
+def test_design_warns_that_it_leaves_out_the_covariance():
+    X, y = load_breast_cancer(return_X_y=True)
+    comp = BayesModelComparison(*_cancer_pair(), variance="design", metrics=("f1",))
+    with pytest.warns(UserWarning, match="up to 13.7% of null settings") as rec:
+        comp.fit(X, y)
+    assert rec[0].filename == __file__
