@@ -103,6 +103,9 @@ def _by_hand(y, splits, pred_a, pred_b, m, crossed=False):
         sizes.append(k)
         v.append(sum(c * c for c in contrib) * k / (k - 1))
     if crossed:
+        # formulas page, "The crossed variance of the paired test": z_j from
+        # the items' mean influence over the other partitions, V_all, V_e,
+        # s^2 = max(V_all - V_e (1 - 1/m) / 2, V_all / 4) on m / 2 df
         v_all = 0.0
         for j in range(m):
             halves = [splits[2 * j][1], splits[2 * j + 1][1]]
