@@ -6,7 +6,11 @@ fast; the choices come from the rooms' light ``_options`` modules.
 
 import argparse
 
-from ..holdout._options import METRIC_NAMES
+from ..holdout._options import (
+    AVERAGED_METRIC_NAMES,
+    CONFIDENCE_METRIC_NAMES,
+    METRIC_NAMES,
+)
 from ..metrics._options import AVERAGE_OPTIONS
 from ..model_selection._options import MAX_REPETITIONS
 
@@ -103,9 +107,11 @@ def add_random_state(p, what="seed of the resampling"):
 
 
 def add_label_options(g, what="the label"):
-    """``--column`` and ``--field``: where a table or JSON Lines file keeps labels."""
-    g.add_argument("--column", help=f"CSV/TSV files: the column that holds {what}")
-    g.add_argument("--field", help=f"JSON Lines files: the field that holds {what}")
+    """``--column`` and ``--field``: where a table or JSON Lines file keeps
+    labels; a file is one or the other, so they exclude each other."""
+    one = g.add_mutually_exclusive_group()
+    one.add_argument("--column", help=f"CSV/TSV files: the column that holds {what}")
+    one.add_argument("--field", help=f"JSON Lines files: the field that holds {what}")
 
 
 def add_scheme(p):
@@ -188,6 +194,19 @@ def add_inputs(p, *, tests=None):
     add_resampling(r)
 
 
+def _averaged(args):
+    """Whether a metric of ``args`` is averaged over classes (not with --conll,
+    whose entity-level scores are micro-averaged over types)."""
+    metrics = args.metric or (("f1",) if args.conll else ("accuracy",))
+    return not args.conll and any(m in AVERAGED_METRIC_NAMES for m in metrics)
+
+
+def _probabilities(args):
+    return not args.conll and any(
+        m in CONFIDENCE_METRIC_NAMES for m in (args.metric or ())
+    )
+
+
 # --n-resamples by default, as the Python functions' n_resamples
 N_RESAMPLES = 9999
 
@@ -217,3 +236,120 @@ def resolve_metric(args):
     """The default metric: accuracy of labels, entity-level F1 of CoNLL files."""
     if args.metric is None:
         args.metric = ("f1",) if args.conll else ("accuracy",)
+
+
+# Every option honoured or refused
+# --------------------------------
+# The parser records which options the command line gave (``track_given``);
+# an option given twice is refused at once, where argparse would keep the
+# last. Each command module lists in ``APPLIES`` the options that act on some
+# runs only, each with a ``when(args)`` test and the words that say when it
+# acts; ``refuse_unused`` stops a run that gives one where it would not act,
+# before anything is read. Options not in ``APPLIES`` act on every run of
+# their command. tests/test_common_options.py walks every option of every
+# command on every kind of input and fails on one that is ignored.
+
+
+class Applies:
+    """When an option acts: ``when(args)`` is true, in the words ``needs``.
+
+    ``needs`` completes "applies only ...": ``"with --average binary"``.
+    """
+
+    def __init__(self, when, needs):
+        self.when = when
+        self.needs = needs
+
+
+# the actions that may be given more than once, each adding a value
+_REPEATABLE = (argparse._AppendAction, argparse._CountAction)
+
+
+def _recording(cls):
+    """A subclass of the argparse action ``cls`` that records, in the
+    namespace's ``given_options`` ({dest: option as typed}), that its option
+    was given, and refuses it the second time."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = vars(namespace).setdefault("given_options", {})
+        if self.dest in given and not isinstance(self, _REPEATABLE):
+            hint = ""
+            if isinstance(self.type, names):
+                hint = "; several values go in one, separated by commas"
+            parser.error(
+                f"{option_string} is given twice; give it once{hint} (the "
+                "command line would otherwise keep the last and drop the first)"
+            )
+        given[self.dest] = option_string
+        cls.__call__(self, parser, namespace, values, option_string)
+
+    return type(cls.__name__, (cls,), {"__call__": __call__})
+
+
+_RECORDING = {}
+
+
+def track_given(parser):
+    """Make every option of ``parser`` record that it was given; returns
+    ``parser``."""
+    for action in parser._actions:
+        if action.option_strings and not isinstance(action, argparse._HelpAction):
+            cls = type(action)
+            if cls not in _RECORDING.values():
+                if cls not in _RECORDING:
+                    _RECORDING[cls] = _recording(cls)
+                action.__class__ = _RECORDING[cls]
+    return parser
+
+
+def given(args):
+    """The dests of the options the command line gave."""
+    return getattr(args, "given_options", {})
+
+
+def unused_option(args, applies):
+    """The message refusing the first option in ``applies`` ({dest:
+    :class:`Applies`}) that the command line gave and that would not act on
+    this run, or None when every given option acts."""
+    typed = given(args)
+    for dest, rule in applies.items():
+        if dest in typed and not rule.when(args):
+            value = getattr(args, dest)
+            shown = "" if isinstance(value, bool) else f" {_shown(value)}"
+            return (
+                f"{typed[dest]}{shown} would have no effect: it applies only "
+                f"{rule.needs}. Drop it, or give what it needs"
+            )
+    return None
+
+
+def _shown(value):
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
+    return str(value)
+
+
+# when the options of ``add_inputs`` act (``Applies`` below)
+INPUT_APPLIES = {
+    "column": Applies(
+        lambda a: not a.conll, "to label and probability files, not with --conll"
+    ),
+    "field": Applies(
+        lambda a: not a.conll, "to label and probability files, not with --conll"
+    ),
+    "classes": Applies(
+        _probabilities,
+        "to probability files (--metric " + ", ".join(CONFIDENCE_METRIC_NAMES) + ")",
+    ),
+    "scheme": Applies(lambda a: a.conll, "with --conll"),
+    "tag_column": Applies(lambda a: a.conll, "with --conll"),
+    "average": Applies(
+        _averaged,
+        "with a --metric averaged over classes ("
+        + ", ".join(AVERAGED_METRIC_NAMES)
+        + "), not with --conll (entity-level scores are micro-averaged)",
+    ),
+    "pos_label": Applies(
+        lambda a: _averaged(a) and a.average == "binary", "with --average binary"
+    ),
+}

@@ -2,9 +2,11 @@
 
 from ..comparison._options import METRICS as BAYES_METRICS
 from ._arguments import (
+    INPUT_APPLIES,
     RAW,
     REPETITIONS,
     THRESHOLD,
+    Applies,
     add_format,
     add_inputs,
     add_n_jobs,
@@ -44,6 +46,16 @@ examples:
   sklearn-faithful compare gold.conll a.conll b.conll --conll --metric f1 \\
       --test paired-bayes                       # entity level, needs [nlp]
 """
+
+_BAYES = Applies(lambda a: a.test == "paired-bayes", "with --test paired-bayes")
+
+# the options that act on some runs only (every option honoured or refused)
+APPLIES = {
+    **INPUT_APPLIES,
+    "repetitions": _BAYES,
+    "rope": _BAYES,
+    "threshold": _BAYES,
+}
 
 
 def add_parser(subparsers):
@@ -225,10 +237,11 @@ def _difference_text(test, row, baseline):
 def _table_lines(p, entry, lev):
     """The table of one metric's scores and tests."""
     bayes = p["test"] == "paired-bayes"
+    # the sign test gives no interval of the difference: its counts instead
     head = [
         "System",
         f"{entry['metric']} ({lev} CI)",
-        f"Δ vs baseline ({lev} CI)",
+        "Δ vs baseline" if p["test"] == "sign" else f"Δ vs baseline ({lev} CI)",
         "P(B better)" if bayes else "p-value",
     ]
     if bayes:

@@ -1,7 +1,14 @@
 """``sklearn-faithful interval``: one system's score with a bootstrap interval."""
 
 from ..holdout._options import INTERVAL_METHODS
-from ._arguments import RAW, add_format, add_inputs, add_random_state, resolve_metric
+from ._arguments import (
+    INPUT_APPLIES,
+    RAW,
+    add_format,
+    add_inputs,
+    add_random_state,
+    resolve_metric,
+)
 from ._output import (
     files_signature,
     fmt,
@@ -24,6 +31,9 @@ examples:
   sklearn-faithful interval gold.txt sys.csv --metric cf1 --method bca
   sklearn-faithful interval gold.conll sys.conll --conll --metric f1
 """
+
+# the options that act on some runs only (every option honoured or refused)
+APPLIES = INPUT_APPLIES
 
 
 def add_parser(subparsers):

@@ -27,7 +27,8 @@ from . import (
     _plan,
     _split,
 )
-from ._output import dumps
+from ._arguments import track_given, unused_option
+from ._output import dumps, signature_text
 
 COMMANDS = {
     module.NAME: module
@@ -58,7 +59,7 @@ def build_parser():
     )
     subparsers = parser.add_subparsers(dest="command", required=True)
     for module in COMMANDS.values():
-        module.add_parser(subparsers)
+        track_given(module.add_parser(subparsers))
     return parser
 
 
@@ -122,6 +123,9 @@ def _output(args, shown):
     payload = _jsonable(command.run(args))
     if args.format != "json":
         return command.text(payload)
+    if "signature" in payload:
+        # the line the text output ends with, beside its fields
+        payload["signature_text"] = signature_text(payload["signature"])
     return dumps({**payload, "warnings": shown})
 
 
@@ -129,6 +133,12 @@ def main(argv=None):
     """Run the command line; return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    # an option given where it would not act stops the run, as argparse
+    # stops on a bad value (every option honoured or refused)
+    refused = unused_option(args, getattr(COMMANDS[args.command], "APPLIES", {}))
+    if refused:
+        print(f"sklearn-faithful {args.command}: error: {refused}.", file=sys.stderr)
+        return 2
     options = {**_options(parser, args.command), **_PARAMETERS.get(args.command, {})}
     try:
         if args.command == _demo.NAME:

@@ -9,7 +9,7 @@ numbers a published table gives.
 """
 
 from ..model_based._options import METHODS
-from ._arguments import LEVEL, RAW, add_format, add_label_options, number
+from ._arguments import LEVEL, RAW, Applies, add_format, add_label_options, number
 from ._output import header
 
 NAME = "model-based"
@@ -46,6 +46,18 @@ examples:
 def lam(text):
     """An argparse type: ``auto`` or a number in [0, 1]."""
     return text if text == "auto" else number(0, 1)(text)
+
+
+# the options that act on some runs only (every option honoured or refused);
+# the options of the other method are refused by ``_check_options``
+APPLIES = {
+    dest: Applies(
+        lambda a: a.method != "goyal2023",
+        "with --method delta (goyal2023 takes --precision and "
+        "--false-omission-rate as known; ppi counts its annotated files)",
+    )
+    for dest in ("n_predicted_positive", "n_predicted_negative")
+}
 
 
 def add_parser(subparsers):

@@ -1,6 +1,6 @@
 """``sklearn-faithful plan``: items per run for a regression gate, and its threshold."""
 
-from ._arguments import LEVEL, RAW, add_format, number
+from ._arguments import LEVEL, RAW, Applies, add_format, number
 from ._output import header, table
 
 NAME = "plan"
@@ -10,6 +10,14 @@ examples:
   sklearn-faithful plan --accuracy 0.9 --mde 0.02
   sklearn-faithful plan --sigma 0.3 --mde 0.01 --alpha 0.01 --power 0.9
 """
+
+# the options that act on some runs only (every option honoured or refused)
+APPLIES = {
+    "lower_is_better": Applies(
+        lambda a: a.accuracy is not None or a.reference_mean is not None,
+        "to the gate's threshold, which needs --accuracy or --reference-mean",
+    ),
+}
 
 
 def add_parser(subparsers):

@@ -3,7 +3,14 @@
 import argparse
 import os
 
-from ._arguments import RAW, REPETITIONS, add_format, add_random_state, add_scheme
+from ._arguments import (
+    RAW,
+    REPETITIONS,
+    Applies,
+    add_format,
+    add_random_state,
+    add_scheme,
+)
 from ._output import header, table
 
 NAME = "split"
@@ -18,6 +25,12 @@ examples:
   sklearn-faithful split train.conll --conll --out splits/   # by entity types
   sklearn-faithful split corpus.txt --groups documents.txt --repetitions 5 --out s/
 """
+
+# the options that act on some runs only (every option honoured or refused)
+APPLIES = {
+    "scheme": Applies(lambda a: a.conll, "with --conll"),
+    "tag_column": Applies(lambda a: a.conll, "with --conll"),
+}
 
 
 def add_parser(subparsers):

@@ -160,13 +160,7 @@ class Systems:
         kwargs = {"average": args.average}
         if self.kind == "probabilities":
             kwargs["labels"] = np.arange(len(self.classes))
-        if args.pos_label is not None:
-            if args.average != "binary":
-                raise InputError(
-                    f"--pos-label is for --average binary; --average "
-                    f"{args.average} scores every class. Pass --average binary, "
-                    "or drop --pos-label."
-                )
+        if args.pos_label is not None:  # with --average binary (APPLIES)
             kwargs["pos_label"] = self._pos_code(args.pos_label)
         elif args.average == "binary":
             if len(self.classes) != 2:

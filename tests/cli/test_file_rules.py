@@ -226,7 +226,10 @@ def test_sizes_are_checked_before_memory_is_asked_for(capsys, tmp_path, binary):
 def test_pos_label_needs_the_binary_average(capsys, binary):
     _, gold, a, b = binary
     err = error(capsys, ["compare", gold, a, b, "--metric", "f1", "--pos-label", "pos"])
-    assert "--pos-label is for --average binary" in err
+    assert (
+        "--pos-label pos would have no effect: it applies only with --average "
+        "binary. Drop it, or give what it needs." in err
+    )
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,100 @@
+"""The measured rates the package prints, each in one place.
+
+A rate that the README, the user guide, a docstring, a warning, the demo or
+the command line's help states is measured by a script of ``benchmarks/``
+with a seed; it is written here once, and the code that prints it formats
+it from here. ``tests/test_measured_rates.py`` finds every sentence of the
+README, the docs and the package's text that states one of these claims (by
+each rate's ``phrases``) and fails when its number is not this one, so that
+two numbers cannot be printed for the same claim.
+"""
+
+from typing import NamedTuple
+
+
+class Rate(NamedTuple):
+    """A measured rate: ``value`` as printed (``"6.2%"``), its Monte-Carlo
+    standard error (``se``, as printed, or None), what it measures, the
+    script and seed that measured it, and the regular expressions of the
+    sentences that state it (each captures the number in its first group)."""
+
+    value: str
+    se: str | None
+    what: str
+    script: str
+    seed: int
+    phrases: tuple
+
+
+# BayesModelComparison's default, the paired test with the crossed variance on
+# a 10 x 2 BCV: its worst false "B better" rate over the 27 null settings of
+# the sweep, 13 of them held back from the choice of the rule
+CROSSED_FALSE_CLAIMS = Rate(
+    "6.2%",
+    "0.8",
+    'false "B better" claims at 0.95 of BayesModelComparison\'s default '
+    "(variance='crossed', 10 x 2 BCV), worst of 27 null settings",
+    "benchmarks/sim_paired_power.py",
+    20261126,
+    (
+        r"(?:at or below|at most) (\d+(?:\.\d+)?%)(?: \(s\.e\. [\d.]+\))?,? in 27 "
+        r"null settings",
+        r"variance='crossed' on a 10 x 2 BCV held at most (\d+(?:\.\d+)?%)",
+        r"crossed between the partitions of a 10 x 2 BCV; its false claims of "
+        r"'B better' stayed at or below (\d+(?:\.\d+)?%)",
+    ),
+)
+
+# ... and its power in the audit's setting (logistic regression with and
+# without an informative feature, n = 600, F1 gain 0.05)
+CROSSED_POWER = Rate(
+    "73%",
+    "1.4",
+    "share of data sets where BayesModelComparison's default claims a true F1 "
+    "gain of 0.05 (the audit's setting)",
+    "benchmarks/sim_paired_power.py",
+    20261126,
+    (
+        r"found the gain in (\d+%) of data sets \(s\.e\.",
+        r"found a true F1 gain of 0\.05 in (\d+%) of data sets where the "
+        r"split-based",
+        r"10 x 2 BCV found the gain in (\d+%) of data sets",
+    ),
+)
+
+# paired_bayes_test, the split-based paired test on the 3x2 BCV: its worst
+# false "B better" rate over every null setting of sim_paired_bayes.py
+SPLITS_FALSE_CLAIMS = Rate(
+    "6.5%",
+    None,
+    'false "B better" claims at 0.95 of paired_bayes_test on the 3x2 BCV, '
+    "worst of every null setting",
+    "benchmarks/sim_paired_bayes.py",
+    20250612,
+    (
+        r"the paired test kept its false claims at or below\s+(\d+(?:\.\d+)?%) in "
+        r"every null setting",
+        r"its false claims of \"B better\" at 0\.95 stayed at or below\s+"
+        r"(\d+(?:\.\d+)?%) in every null setting",
+    ),
+)
+
+# the paper's unpaired test with its correlation 'wang2019': its worst false
+# "B better" rate in the same nulls
+PAPER_FALSE_CLAIMS = Rate(
+    "8.5%",
+    None,
+    'false "B better" claims at 0.95 of the paper\'s test (paired=False, '
+    "correlation='wang2019'), worst of every null setting",
+    "benchmarks/sim_paired_bayes.py",
+    20250612,
+    (
+        r"claims falsely in up to (\d+(?:\.\d+)?%)",
+        r"against up to (\d+(?:\.\d+)?%) for the paper's",
+        r"\(the paper's test: (\d+(?:\.\d+)?%)\)",
+    ),
+)
+
+RATES = {
+    name: value for name, value in list(globals().items()) if isinstance(value, Rate)
+}
