@@ -247,6 +247,38 @@ def test_bad_matrices_and_include_values():
 PIPE_NAME = "Pipeline(StandardScaler, LogisticRegression)"
 
 
+@pytest.mark.parametrize(
+    "names, rotated",
+    [
+        (["a", "b", "c"], False),
+        (["class_zero_long", "class_one_long", "class_two"], True),
+    ],
+)
+def test_long_class_names_are_rotated_not_overlapped(names, rotated):
+    X, y = load_iris(return_X_y=True)
+    labels = np.asarray(names)[y]
+    clf = LogisticRegression(max_iter=1000).fit(X, labels)
+    disp = ProbabilisticConfusionMatrixDisplay.from_estimator(clf, X, labels)
+    fig = disp.figure_
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    page = fig.bbox
+    for axis in disp.axes_:
+        ticks = axis.get_xticklabels()
+        assert {t.get_rotation() for t in ticks} == {45.0 if rotated else 0.0}
+        boxes = sorted(
+            (t.get_window_extent(renderer) for t in ticks), key=lambda b: b.x0
+        )
+        # horizontal labels do not overlap (rotated ones sit side by side,
+        # with boxes that do), and none leaves the figure
+        if not rotated:
+            assert all(a.x1 <= b.x0 for a, b in zip(boxes, boxes[1:], strict=False))
+        for box in [*boxes, axis.xaxis.label.get_window_extent(renderer)]:
+            assert page.x0 <= box.x0 and box.x1 <= page.x1
+            assert page.y0 <= box.y0 and box.y1 <= page.y1
+    matplotlib.pyplot.close(fig)
+
+
 @pytest.fixture(scope="module")
 def cancer():
     return load_breast_cancer(return_X_y=True)

@@ -50,6 +50,24 @@ def _font_scale(axis, texts):
     return min(0.75 * cell_w / max(text_w, 1e-9), 0.8 * cell_h / max(text_h, 1e-9))
 
 
+def _ticks_overlap(fig, axes):
+    """Whether two x tick labels of one of ``axes`` overlap as laid out."""
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)
+    renderer = fig.canvas.get_renderer()
+    for axis in axes:
+        boxes = [
+            label.get_window_extent(renderer)
+            for label in axis.get_xticklabels()
+            if label.get_text()
+        ]
+        boxes.sort(key=lambda box: box.x0)
+        if any(a.x1 > b.x0 for a, b in zip(boxes, boxes[1:], strict=False)):
+            return True
+    return False
+
+
 class ProbabilisticConfusionMatrixDisplay:
     """Probabilistic confusion matrix next to the argmax confusion matrix.
 
@@ -160,7 +178,7 @@ class ProbabilisticConfusionMatrixDisplay:
             "include_values": ["boolean", StrOptions({"auto"})],
             "cmap": "no_validation",  # a name or a matplotlib Colormap
             "xticks_rotation": [
-                StrOptions({"vertical", "horizontal"}),
+                StrOptions({"auto", "vertical", "horizontal"}),
                 Interval(Real, None, None, closed="neither"),
             ],
             "values_format": [str, None],
@@ -176,7 +194,7 @@ class ProbabilisticConfusionMatrixDisplay:
         *,
         include_values="auto",
         cmap="viridis",
-        xticks_rotation="horizontal",
+        xticks_rotation="auto",
         values_format=None,
         ax=None,
         colorbar=True,
@@ -198,9 +216,11 @@ class ProbabilisticConfusionMatrixDisplay:
         cmap : str or matplotlib Colormap, default='viridis'
             Colormap recognized by matplotlib.
 
-        xticks_rotation : {'vertical', 'horizontal'} or float, \
-                default='horizontal'
-            Rotation of the x tick labels.
+        xticks_rotation : {'auto', 'vertical', 'horizontal'} or float, \
+                default='auto'
+            Rotation of the x tick labels. ``"auto"`` writes them horizontally
+            while they fit under their columns, and at 45 degrees when two
+            would overlap (long class names), so that none is hidden.
 
         values_format : str, default=None
             Format specification for the values in the cells, e.g. ``'.2f'``. If
@@ -265,7 +285,9 @@ class ProbabilisticConfusionMatrixDisplay:
             ).plot(
                 include_values=bool(include_values),
                 cmap=cmap,
-                xticks_rotation=xticks_rotation,
+                xticks_rotation=(
+                    "horizontal" if xticks_rotation == "auto" else xticks_rotation
+                ),
                 values_format=(
                     _default_format(matrix, compact=False)
                     if values_format is None
@@ -282,6 +304,14 @@ class ProbabilisticConfusionMatrixDisplay:
             ims.append(panel.im_)
             texts.append(panel.text_)
         self.colorbar_ = fig.colorbar(ims[1], ax=list(axes)) if colorbar else None
+        if xticks_rotation == "auto" and _ticks_overlap(fig, axes):
+            for axis in axes:
+                plt.setp(
+                    axis.get_xticklabels(),
+                    rotation=45,
+                    ha="right",
+                    rotation_mode="anchor",
+                )
         if include_values:
             if not _COLOR_KEYS & text_kw.keys():
                 self._recolor(ims, texts)
