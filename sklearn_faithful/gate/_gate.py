@@ -27,6 +27,7 @@ from ..utils._results import (
     _interval_text,
     _level_text,
 )
+from ..utils._scaling import rescaled, scaled_mean, scaled_std
 from ..utils._validation import _validate_init_params, _validate_method
 
 
@@ -151,6 +152,17 @@ def _warn_if_normal_approximation_is_poor(scores, alpha):
         )
 
 
+def _standard_error(sigma, n, z=1.0):
+    """``z sqrt(2 sigma^2 / n)``, the standard error of a difference of two
+    means of ``n`` scores (times ``z``), at any magnitude of ``sigma``.
+
+    With ``s = sigma / 2**e``, ``2**e z sqrt(2 s^2 / n)``: ``sigma^2`` itself
+    overflows beyond 1e154 and underflows below 1e-154.
+    """
+    e, (s,) = rescaled(sigma)
+    return np.ldexp(z * np.sqrt(2 * s**2 / n), e)
+
+
 def _check_scores(scores):
     """Per-item scores as a 1-D float array of at least 2 finite values."""
     arr = np.asarray(scores, dtype=float)
@@ -256,11 +268,15 @@ def _read_saved_gate(path):
         arr = np.asarray(scores, dtype=float)
         # the stored summaries must be those of the stored scores
         expected = {
-            "reference_mean": arr.mean(),
-            "sigma_": arr.std(ddof=1) if data["sigma"] is None else data["sigma"],
+            "reference_mean": scaled_mean(arr),
+            "sigma_": scaled_std(arr, ddof=1)
+            if data["sigma"] is None
+            else data["sigma"],
         }
+        # a tolerance in the scores' units: 1e-12 of their largest magnitude
+        tolerance = 1e-12 * float(np.abs(arr).max())
         for key, value in expected.items():
-            if not math.isclose(data[key], value, rel_tol=1e-9, abs_tol=1e-12):
+            if not math.isclose(data[key], value, rel_tol=1e-9, abs_tol=tolerance):
                 raise ValueError(
                     f"{where}: key {key!r} is {data[key]!r} but the stored "
                     f"reference_scores give {float(value)!r}; the file was changed "
@@ -322,7 +338,7 @@ def estimate_sigma(scores=None, *, proportion=None):
         raise ValueError("pass exactly one of scores and proportion.")
     if proportion is not None:
         return math.sqrt(proportion * (1 - proportion))
-    return float(_check_scores(scores).std(ddof=1))
+    return scaled_std(_check_scores(scores), ddof=1)
 
 
 @validate_params(
@@ -366,9 +382,9 @@ def regression_threshold(
     >>> round(regression_threshold(0.9, 0.3, 1000), 4)
     0.8779
     """
-    se = math.sqrt(2 * sigma**2 / n)
-    # regression gate: gamma = x_ref + Phi^-1(alpha) sqrt(2 sigma^2 / n)
-    shift = float(special.ndtri(alpha)) * se  # negative for alpha < 0.5
+    # regression gate: gamma = x_ref + Phi^-1(alpha) sqrt(2 sigma^2 / n), the
+    # shift negative for alpha < 0.5
+    shift = float(_standard_error(sigma, n, special.ndtri(alpha)))
     return reference_mean + shift if higher_is_better else reference_mean - shift
 
 
@@ -407,7 +423,7 @@ def minimum_detectable_effect(sigma, n, *, alpha=0.05, beta=0.2):
         raise ValueError(f"n must hold integers >= 1; got {n!r}.")
     # regression gate: theta = -(Phi^-1(alpha) + Phi^-1(beta)) sqrt(2 sigma^2 / n)
     z = -(special.ndtri(alpha) + special.ndtri(beta))
-    theta = z * np.sqrt(2 * sigma**2 / n_arr)
+    theta = _standard_error(sigma, n_arr, z)
     return float(theta) if theta.ndim == 0 else theta
 
 
@@ -457,8 +473,8 @@ def required_sample_size(
     """
     # regression gate: n = ceil(2 sigma^2 (z_{1-alpha} + z_{1-beta})^2 / theta^2)
     z = float(special.ndtri(1 - alpha) + special.ndtri(1 - beta))
-    with np.errstate(over="ignore"):  # theta**2 could underflow; this is inf
-        ratio = np.float64(sigma) * z / theta
+    with np.errstate(over="ignore"):  # sigma / theta may overflow: this is inf
+        ratio = np.float64(sigma) / theta * z
         exact = 2 * ratio * ratio
     if not exact <= 2**53:
         raise ValueError(
@@ -613,9 +629,9 @@ class AccuracyRegressionTest(BaseEstimator):
         """
         arr = _check_scores(scores)
         self.n_ = int(arr.size)
-        self.reference_mean_ = float(arr.mean())
+        self.reference_mean_ = scaled_mean(arr)
         self.sigma_ = (
-            float(self.sigma) if self.sigma is not None else float(arr.std(ddof=1))
+            float(self.sigma) if self.sigma is not None else scaled_std(arr, ddof=1)
         )
         if self.sigma_ <= 0 and not self.paired:
             raise ValueError(
@@ -631,7 +647,7 @@ class AccuracyRegressionTest(BaseEstimator):
         # paired: the threshold of each check comes from its differences
         self.threshold_ = regression_threshold(
             self.reference_mean_,
-            max(self.sigma_, np.finfo(float).tiny),
+            self.sigma_ if self.sigma_ > 0 else np.finfo(float).tiny,
             self.n_,
             alpha=self.alpha,
             higher_is_better=self.higher_is_better,
@@ -661,33 +677,45 @@ class AccuracyRegressionTest(BaseEstimator):
                 "gate's threshold is planned for that many."
             )
         sign = 1.0 if self.higher_is_better else -1.0
-        mean = float(arr.mean())
-        effect = mean - self.reference_mean_
         z_alpha = float(special.ndtri(self.alpha))
+        # Everything in units of 2**e, a power of two near the scores' largest
+        # magnitude (exact, so ordinary scores give the same bits): there the
+        # sums, differences and squares neither overflow nor underflow.
         if self.paired:
-            diff = arr - self.reference_scores_
-            se = float(diff.std(ddof=1) / math.sqrt(self.n_))
+            e, (new, reference) = rescaled(arr, self.reference_scores_)
+            mean, reference_mean = new.mean(), reference.mean()
+            # effect = mean_i(d_i) and se = sd(d) / sqrt(n) of d_i = new_i -
+            # reference_i: the mean of the differences is exact under a shift,
+            # where the difference of the means would cancel
+            diff = new - reference
+            effect = diff.mean()
+            se = diff.std(ddof=1) / math.sqrt(self.n_)
             if se == 0:
                 se = np.finfo(float).tiny
-            threshold = self.reference_mean_ + sign * z_alpha * se
+            threshold = reference_mean + sign * z_alpha * se
         else:
-            se = math.sqrt(2 * self.sigma_**2 / self.n_)
-            threshold = self.threshold_
+            e, (mean, reference_mean, threshold, sigma) = rescaled(
+                scaled_mean(arr), self.reference_mean_, self.threshold_, self.sigma_
+            )
+            se = _standard_error(sigma, self.n_)  # sqrt(2 sigma^2 / n)
+            effect = mean - reference_mean
         statistic = sign * effect / se
         pvalue = float(special.ndtr(statistic))  # P(Z <= z): small = worse
-        power = (
-            float(special.ndtr(self.theta / se + z_alpha))
-            if self.theta is not None
-            else float("nan")
-        )
-        passed = bool(sign * (mean - threshold) >= 0)
+        if self.theta is None:
+            power = float("nan")
+        else:
+            with np.errstate(over="ignore"):  # theta far beyond the scores: 1
+                power = float(special.ndtr(np.ldexp(self.theta, -e) / se + z_alpha))
+        # passed: the mean is on the right side of the threshold, gamma = x_ref
+        # + sign z_alpha se, that is sign * effect >= z_alpha se
+        passed = bool(sign * effect >= z_alpha * se)
         return RegressionCheckResult(
             passed=passed,
-            threshold=float(threshold),
-            observed_mean=mean,
+            threshold=float(np.ldexp(threshold, e)),
+            observed_mean=float(np.ldexp(mean, e)),
             reference_mean=self.reference_mean_,
-            effect=effect,
-            standard_error=float(se),
+            effect=float(np.ldexp(effect, e)),
+            standard_error=float(np.ldexp(se, e)),
             statistic=float(statistic),
             pvalue=pvalue,
             alternative="less" if self.higher_is_better else "greater",
