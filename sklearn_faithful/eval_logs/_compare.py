@@ -37,6 +37,7 @@ from ..utils._results import (
     _ResultMixin,
     _text_table,
 )
+from ..utils._scaling import rescaled
 from ..utils._validation import (
     check_matplotlib,
 )
@@ -302,7 +303,10 @@ class RunComparisonResult(_ResultMixin):
         kind : {"runs", "pairs"}, default="runs"
             ``"runs"``: each run's mean and interval, the runs tied with the
             best in colour. ``"pairs"``: each pair's difference B - A and its
-            paired interval, with a dashed line at 0.
+            paired interval, with a dashed line at 0, coloured by direction
+            (B better, A better, or no difference at the adjusted level). A
+            legend, outside the axes on the right, names the colours; save
+            with ``bbox_inches="tight"`` to keep it.
 
         Returns
         -------
@@ -314,30 +318,52 @@ class RunComparisonResult(_ResultMixin):
         if ax is None:
             rows = len(self.runs) if kind == "runs" else len(self.pairs)
             _, ax = plt.subplots(figsize=(6, 1.2 + 0.4 * rows))
+        alpha = 1 - self.confidence_level
         if kind == "runs":
             items = self.runs
             labels = [r["run"] for r in items]
             centre = [r["mean"] for r in items]
             tied = set(self.tied_with_best or ())
-            colors = ["C0" if r["run"] in tied else "0.4" for r in items]
-            xlabel = (
-                f"mean score, {_level_text(self.confidence_level)} interval "
-                "(colour: tied with the best)"
-            )
+            kinds = [
+                "tied with the best" if r["run"] in tied else "below the best"
+                for r in items
+            ]
+            xlabel = f"mean score, {_level_text(self.confidence_level)} interval"
         else:
             items = self.pairs
             labels = [f"{p['run_b']} - {p['run_a']}" for p in items]
             centre = [p["difference"] for p in items]
-            key = "pvalue_adjusted"
-            colors = [
-                "C2" if p[key] < 1 - self.confidence_level else "0.4" for p in items
+            kinds = [
+                "no difference"
+                if p["pvalue_adjusted"] >= alpha
+                else ("B better" if p["difference"] > 0 else "A better")
+                for p in items
             ]
             ax.axvline(0, color="0.3", ls="--", lw=1)
             xlabel = f"difference B - A, {_level_text(self.confidence_level)} interval"
+        colors = {
+            "tied with the best": "C0",
+            "below the best": "0.4",
+            "B better": "C2",
+            "A better": "C3",
+            "no difference": "0.4",
+        }
         y = np.arange(len(items))[::-1]
-        for yi, item, c, color in zip(y, items, centre, colors, strict=True):
-            ax.plot([item["low"], item["high"]], [yi, yi], color=color, lw=2)
-            ax.plot([c], [yi], "o", color=color)
+        shown = {}
+        for yi, item, c, k in zip(y, items, centre, kinds, strict=True):
+            ax.plot([item["low"], item["high"]], [yi, yi], color=colors[k], lw=2)
+            (shown[k],) = ax.plot([c], [yi], "o", color=colors[k])
+        if kind == "pairs" or self.tied_with_best is not None:
+            test = "adjusted " if self.correction is not None else ""
+            order = [k for k in colors if k in shown]
+            ax.legend(
+                [shown[k] for k in order],
+                order,
+                title=f"{test}p < {alpha:.2g}" if kind == "pairs" else None,
+                loc="upper left",
+                bbox_to_anchor=(1.01, 1),
+                frameon=False,
+            )
         ax.set_yticks(y)
         ax.set_yticklabels(labels)
         ax.set_xlabel(xlabel)
@@ -367,6 +393,18 @@ def _stream(root, *names):
     """The generator of one run (or pair of runs): the root seed and the names."""
     keys = [zlib.crc32(name.encode("utf-8")) for name in names]
     return np.random.default_rng(np.random.SeedSequence([*root, len(keys), *keys]))
+
+
+def _scale_back(row, keys, exponent):
+    """The values of ``keys`` in ``row`` on the scores' own scale.
+
+    The scores are divided by a power of 2 (``utils._scaling.rescaled``),
+    exactly, so every statistic is computed on the same numbers at any
+    magnitude: p-values and effect sizes are the same, and means, intervals
+    and differences scale back exactly.
+    """
+    for key in keys:
+        row[key] = float(np.ldexp(row[key], exponent))
 
 
 def _pair_row(names, a, b, scores, groups, method, level, rng, run):
@@ -542,7 +580,10 @@ def compare_runs(
     "Tied with the best": the best run is the one of highest mean; a run is
     tied with it when their adjusted p-value is at least
     ``1 - confidence_level``. The best is chosen from the same data, so the
-    group is a screen, not a confidence set of the best run.
+    group is a screen, not a confidence set of the best run. With a
+    ``baseline`` that is not the best, the group comes from the best's
+    tests against every other run, adjusted among themselves (they are not
+    in ``pairs``).
 
     Examples
     --------
@@ -559,6 +600,13 @@ def compare_runs(
     ['B']
     """
     names, scores, groups = _runs_matrix(runs, groups)
+    # computed on x / 2**e - centre: divided by a power of 2 (exact), no
+    # square overflows, and centred, the spread of scores far from 0 is not
+    # lost to cancellation; locations (means, bounds) get the centre back,
+    # and every value its scale
+    exponent, (scores,) = rescaled(scores)
+    centre = float(np.median(scores)) if scores.size else 0.0
+    scores = scores - centre
     n_items, n_runs = scores.shape
     if n_items < 2:
         raise ValueError(
@@ -602,6 +650,9 @@ def compare_runs(
         run_rows.append(
             {"run": name, "mean": mean, "low": low, "high": high, "standard_error": se}
         )
+        for key in ("mean", "low", "high"):
+            run_rows[-1][key] += centre
+        _scale_back(run_rows[-1], ("mean", "low", "high", "standard_error"), exponent)
     if baseline is None:
         pairs = [(a, b) for a in range(n_runs) for b in range(a + 1, n_runs)]
     else:
@@ -622,15 +673,44 @@ def compare_runs(
         )
         for a, b in pairs
     ]
-    if pair_rows:
-        raw = np.array([p["pvalue"] for p in pair_rows])
-        adjusted = raw if correction is None else _ADJUST[correction](raw)
-        for row, p in zip(pair_rows, adjusted, strict=True):
-            row["pvalue_adjusted"] = float(p)
+
+    def adjust(rows):
+        if rows:
+            raw = np.array([p["pvalue"] for p in rows])
+            adjusted = raw if correction is None else _ADJUST[correction](raw)
+            for row, p in zip(rows, adjusted, strict=True):
+                row["pvalue_adjusted"] = float(p)
+        return rows
+
+    adjust(pair_rows)
+    for row in pair_rows:
+        _scale_back(row, ("difference", "low", "high"), exponent)
     best = tied = None
-    if baseline is None and n_runs > 1:
+    if n_runs > 1:
         means = np.array([r["mean"] for r in run_rows])
-        best = names[int(np.argmax(means))]
+        top = int(np.argmax(means))
+        best = names[top]
+        against_best = pair_rows
+        if baseline is not None and best != baseline:
+            # the pairs compare the baseline; the group tied with the best
+            # needs the best's tests against the others, a family of its own
+            against_best = adjust(
+                [
+                    _pair_row(
+                        names,
+                        top,
+                        b,
+                        scores,
+                        checked,
+                        method,
+                        confidence_level,
+                        _stream(root, names[top], names[b]),
+                        setting,
+                    )
+                    for b in range(n_runs)
+                    if b != top
+                ]
+            )
         alpha = 1 - confidence_level
         tied = [
             name
@@ -639,7 +719,7 @@ def compare_runs(
             or any(
                 {p["run_a"], p["run_b"]} == {name, best}
                 and p["pvalue_adjusted"] >= alpha
-                for p in pair_rows
+                for p in against_best
             )
         ]
     return RunComparisonResult(

@@ -13,7 +13,8 @@ import numpy as np
 
 from ..utils._compat import StrOptions, validate_params
 from ..utils._results import _ResultMixin
-from ..utils._validation import _is_text, _numbers_as_numbers
+from ..utils._scaling import rescaled
+from ..utils._validation import _numbers_as_numbers
 from ._options import ON_DUPLICATE, ON_MISSING
 
 # Ids shown as examples in the messages about missing or repeated ids.
@@ -184,31 +185,17 @@ def _check_labels(arr, name, field_name, what):
 
 
 def _check_scores(arr, ids, name, field_name):
-    """Scores as floats: numbers or booleans (1 for True), all finite."""
-    if arr.dtype.kind == "b":
-        return arr.astype(np.float64)
-    if arr.dtype.kind not in "iuf":
-        i = (
-            0
-            if arr.size == 0
-            else next(
-                (i for i, v in enumerate(arr) if not isinstance(v, (int, float))), 0
-            )
-        )
-        example = f" ({_show(arr[i])} for id {_show(ids[i])})" if arr.size else ""
+    """Scores as floats under the rule of :func:`_score_values`, all finite."""
+    scores, bad = _score_values(arr)
+    if bad < 0 and np.isnan(scores).any():
+        bad = int(np.flatnonzero(np.isnan(scores))[0])
+    if bad >= 0:
         raise ValueError(
-            f"logs[{name!r}][{field_name!r}] holds {arr.dtype} values{example}, "
-            "not scores; give numbers (0/1 for right/wrong, a rating, a per-item "
-            "metric) or booleans."
-        )
-    scores = arr.astype(np.float64)
-    bad = ~np.isfinite(scores)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"logs[{name!r}][{field_name!r}] holds {scores[i]} for id {_show(ids[i])} "
-            f"({int(bad.sum())} record(s) not finite); score every record, or "
-            "leave the record out."
+            f"logs[{name!r}][{field_name!r}] holds {_show(arr[bad])} for id "
+            f"{_show(ids[bad])} (row {bad}, counting from 0), not a score; give "
+            "a finite number (0/1 for right/wrong, a rating, a per-item metric), "
+            "a boolean, or the text of one, for every record (map text scores "
+            "such as 'C' and 'I' to numbers first)."
         )
     return scores
 
@@ -216,6 +203,155 @@ def _check_scores(arr, ids, name, field_name):
 def _show(value):
     """``repr`` of a value as the user wrote it: ``2``, not ``np.int64(2)``."""
     return repr(value.item() if isinstance(value, np.generic) else value)
+
+
+def _as_written(value):
+    """A record's value as a JSON file writes it, the text every rule of the
+    join compares: a string itself, an integer its digits (``1`` and ``"1"``
+    are one value), a float its shortest repr (``1.0``, not ``1``), a
+    boolean ``true`` or ``false``; None for a missing value (None, NaN) and
+    for a list or an object, which name no item or condition."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return None if value != value else repr(value)
+    return None
+
+
+def _texts(arr):
+    """``_as_written`` of each value of a 1-D array, as an object array."""
+    if arr.dtype.kind in "iuU":
+        return arr.astype(str).astype(object)
+    return np.array([_as_written(v) for v in arr.tolist()], dtype=object)
+
+
+def _labels_as_written(columns):
+    """Ids (or clusters) of several runs under one rule: an id is its text as
+    written, so the integer 7 and the string ``"7"`` are one item and
+    ``"07"`` another.
+
+    Ids come back as integers when every one of every run is an integer or
+    the text of one (``"7"``, not ``"07"`` or ``"7.0"``), else as strings;
+    the command line reads its files through this rule, so a CSV (whose
+    cells have no kind) and a JSON log of one run give one table. Numeric
+    arrays (integers, or floats) are kept as they are.
+    """
+    if all(c.dtype.kind in "iuf" for c in columns):
+        return columns
+    texts = [_texts(c) for c in columns]
+    joined = np.concatenate(texts) if texts else np.array([], dtype=object)
+    if all(t is not None for t in joined):
+        try:
+            ints = np.array([int(t) for t in joined], dtype=object)
+        except ValueError:
+            ints = None
+        if ints is not None and all(
+            str(i) == t for i, t in zip(ints.tolist(), joined, strict=True)
+        ):
+            try:
+                ints = ints.astype(np.int64)
+            except OverflowError:
+                pass
+            out, start = [], 0
+            for t in texts:
+                out.append(ints[start : start + t.size])
+                start += t.size
+            return out
+    return [t.astype(str) if all(v is not None for v in t) else t for t in texts]
+
+
+_TRUTH = {"true": 1.0, "false": 0.0}
+
+
+def _score_values(values, score_map=None):
+    """Scores as floats under the one rule of the join and the command line,
+    and the index of the first value that is none (or -1).
+
+    A score is a number, a boolean (true is 1), or the text of one
+    (``"0.5"``, ``"1"``, ``"true"``; a CSV cell has no other form); text of
+    ``score_map`` is read as its number first (inspect_ai's ``C``, ``I``).
+    None and NaN are NaN (missing); other text, an infinite value, a list
+    or an object are not scores.
+    """
+    arr = np.asarray(values)
+    if arr.dtype.kind in "biufU" and not (score_map and arr.dtype.kind == "U"):
+        try:
+            out = arr.astype(np.float64)
+        except ValueError:  # text that numpy does not parse: one by one
+            pass
+        else:
+            bad = np.isinf(out) | (np.isnan(out) & (arr.dtype.kind == "U"))
+            return out, int(np.flatnonzero(bad)[0]) if bad.any() else -1
+    out = np.empty(arr.shape[0])
+    for i, v in enumerate(arr.tolist()):
+        if v is None or (isinstance(v, float) and v != v):
+            out[i] = np.nan
+            continue
+        if score_map and isinstance(v, str) and v in score_map:
+            number = float(score_map[v])
+        elif isinstance(v, str):
+            number = _TRUTH.get(v.strip().lower())
+            if number is None:
+                try:
+                    number = float(v)
+                except ValueError:
+                    return out, i
+            if np.isnan(number):
+                return out, i
+        elif isinstance(v, (bool, int, float)):
+            number = float(v)
+        else:
+            return out, i
+        if np.isinf(number):
+            return out, i
+        out[i] = number
+    return out, -1
+
+
+def _where_mask(columns, where, name, place=None):
+    """The records that ``where`` keeps: each field's value, as written
+    (:func:`_as_written`), equals the one asked for.
+
+    ``columns`` maps each field of ``where`` to its values in the run
+    ``name``; a record that lacks a field, or a filter that keeps no record,
+    is an error naming the run, the field and the values seen; ``place(i)``
+    says where record ``i`` is (by default its row, counting from 0).
+    """
+    keep = None
+    place = place or (lambda i: f"row {i}, counting from 0")
+    for field_name, wanted in where.items():
+        texts = _texts(np.asarray(columns[field_name], dtype=object))
+        seen = list(dict.fromkeys(t for t in texts.tolist() if t is not None))
+        if not seen:
+            raise ValueError(
+                f"logs[{name!r}]: no record holds {field_name!r}, which "
+                f"where={{{field_name!r}: {wanted!r}}} reads; check the field's "
+                "name (a key, or a dotted path into nested objects)."
+            )
+        if any(t is None for t in texts):
+            i = next(i for i, t in enumerate(texts) if t is None)
+            raise ValueError(
+                f"logs[{name!r}] has a record without {field_name!r} ({place(i)}) "
+                f"for where={{{field_name!r}: {wanted!r}}}; the "
+                f"values seen are {_examples(seen)}. Every record needs the "
+                "field a filter reads (a string, a number or a boolean)."
+            )
+        hit = texts == _as_written(wanted)
+        keep = hit if keep is None else keep & hit
+        if not keep.any():
+            raise ValueError(
+                f"logs[{name!r}]: where={{{field_name!r}: {wanted!r}}} keeps no "
+                f"record; the values of {field_name!r} are {_examples(seen)} "
+                "(values match as written: 1 matches 1 and '1', not 1.0; true "
+                "matches true)."
+            )
+    return keep
 
 
 def _examples(values, counts=None):
@@ -231,57 +367,173 @@ def _examples(values, counts=None):
 
 
 class _Run:
-    """One run's records: its ids, each record's item and the item scores."""
+    """One run's records: its ids, each record's item and the item scores.
 
-    def __init__(self, name, log, id_field, score_field, groups_field):
+    ``where`` keeps the records it selects before anything else is read, so
+    that the records it drops are never checked. ``others`` holds, for the
+    check of repeated records, the fields that name no id, score, cluster or
+    sample, as written (:func:`_as_written`).
+    """
+
+    def __init__(self, name, log, fields, where):
         self.name = name
-        ids = _check_labels(
-            _column(log, name, id_field, "id_field"), name, id_field, "an id"
-        )
-        if ids.shape[0] == 0:
+        id_field, score_field, groups_field, sample_field = fields
+        keep = None
+        if where:
+            columns = {f: _column(log, name, f, "where") for f in where}
+            keep = _where_mask(columns, where, name)
+
+        def read(field_name, param):
+            values = _column(log, name, field_name, param)
+            return values if keep is None else values[keep]
+
+        self.ids = _check_labels(read(id_field, "id_field"), name, id_field, "an id")
+        if self.ids.shape[0] == 0:
             raise ValueError(f"logs[{name!r}] holds no record; it needs one per item.")
-        scores = _check_scores(
-            _column(log, name, score_field, "score_field"), ids, name, score_field
+        self.scores = _check_scores(
+            read(score_field, "score_field"), self.ids, name, score_field
         )
-        if scores.shape[0] != ids.shape[0]:
+        if self.scores.shape[0] != self.ids.shape[0]:
             raise ValueError(
-                f"logs[{name!r}] has {ids.shape[0]} ids but {scores.shape[0]} scores."
+                f"logs[{name!r}] has {self.ids.shape[0]} ids but "
+                f"{self.scores.shape[0]} scores."
             )
         self.groups = None
         if groups_field is not None:
             self.groups = _check_labels(
-                _column(log, name, groups_field, "groups_field"),
-                name,
-                groups_field,
-                "a cluster",
+                read(groups_field, "groups_field"), name, groups_field, "a cluster"
             )
+        self.sample = None
+        if sample_field is not None:
+            self.sample = _texts(read(sample_field, "sample_field"))
+            if any(t is None for t in self.sample):
+                i = next(i for i, t in enumerate(self.sample) if t is None)
+                raise ValueError(
+                    f"logs[{name!r}][{sample_field!r}] holds no sample number at "
+                    f"row {i} (counting from 0); with sample_field every record "
+                    "names its sample (an epoch, a seed)."
+                )
+        used = {id_field, score_field, groups_field, sample_field, *(where or ())}
+        self.others = {}
+        for other in _fields_of(log):
+            if other not in used:
+                values = np.asarray(log[other], dtype=object)
+                if values.ndim == 1 and values.shape[0] == (
+                    keep.shape[0] if keep is not None else self.ids.shape[0]
+                ):
+                    self.others[other] = values if keep is None else values[keep]
+
+    def index(self, id_field):
+        """Each record's item (``record_item``), and the items' ids and counts."""
         try:
             self.ids, self.record_item, self.counts = np.unique(
-                ids, return_inverse=True, return_counts=True
+                self.ids, return_inverse=True, return_counts=True
             )
         except TypeError as exc:  # mixed types cannot be sorted
             raise ValueError(
-                f"logs[{name!r}][{id_field!r}] holds ids that cannot be compared "
-                f"({exc}); use one type, strings or integers."
+                f"logs[{self.name!r}][{id_field!r}] holds ids that cannot be "
+                f"compared ({exc}); use one type, strings or integers."
             ) from None
         self.record_item = self.record_item.ravel()
-        self.scores = scores
 
     def repeated(self):
         many = self.counts > 1
         return self.ids[many], self.counts[many]
 
+    def condition(self):
+        """The first field in which the records of one item differ as
+        conditions (lm-evaluation-harness's filters, models, prompts), not as
+        repeated samples: ``(field, values, item)`` or None.
 
-def _check_id_kinds(runs, id_field):
-    kinds = {run.name: _is_text(run.ids) for run in runs}
-    if len(set(kinds.values())) > 1:
-        text = [n for n, k in kinds.items() if k]
-        numbers = [n for n, k in kinds.items() if not k]
-        raise ValueError(
-            f"the {id_field!r} ids are strings in {text} but numbers in {numbers}; "
-            "ids match only when they are of one kind (write them all as strings "
-            "or all as integers)."
+        Without a sample field, a field is a condition when every repeated
+        item's records hold all the values the repeated records hold, and
+        at least two (``strict-match`` and ``flexible-extract`` under each
+        ``doc_id``); outcomes (a response, a time, a uuid) differ from item
+        to item and are not. With a sample field, two records of one item
+        and one sample are an error: ``(None, (sample, count), item)``.
+        """
+        group = self.record_item
+        if self.sample is not None:
+            codes = np.unique(self.sample.astype(str), return_inverse=True)[1]
+            group = group * (int(codes.max()) + 1) + codes.ravel()
+        _, group, sizes = np.unique(group, return_inverse=True, return_counts=True)
+        group = group.ravel()
+        rows = np.flatnonzero(sizes[group] > 1)
+        if rows.size == 0:
+            return None
+        item = self.ids[self.record_item[rows[0]]]
+        if self.sample is not None:
+            return None, (self.sample[rows[0]], int(sizes[group[rows[0]]])), item
+        group = group[rows]
+        n_groups = np.unique(group).size
+        for other, values in self.others.items():
+            texts = _texts(values[rows])
+            kept = values[rows]
+            if any(
+                t is None and v is not None for t, v in zip(texts, kept, strict=True)
+            ):
+                continue  # lists or objects: outputs, not conditions
+            texts = np.array(["\0" if t is None else "=" + t for t in texts])
+            seen, codes = np.unique(texts, return_inverse=True)
+            if seen.size < 2:
+                continue
+            codes = codes.ravel()
+            pairs = np.unique(group * seen.size + codes)
+            per_group = np.bincount(pairs // seen.size)
+            per_group = per_group[per_group > 0]
+            if per_group.size != n_groups or (per_group != seen.size).any():
+                continue
+            first = sorted(np.unique(codes, return_index=True)[1])
+            return other, kept[first].tolist(), item
+        return None
+
+
+def _condition_error(run, found, id_field, sample_field, repeats, counts=None):
+    """The message for records of one id that differ as conditions (or, with
+    a sample field, that repeat one sample); ``counts`` are the repeated ids
+    and their records, for the message of ``on_duplicate="error"``."""
+    other, values, item = found
+    if other is None:
+        sample, count = values
+        return ValueError(
+            f"logs[{run.name!r}] has {count} records of {id_field!r} "
+            f"{_show(item)} with {sample_field!r} = {sample}; with sample_field "
+            "each of an item's samples has one record. Name the field that "
+            "numbers the samples (an epoch, a seed), or remove the copies."
         )
+    shown = ", ".join(_show(v) for v in values[:_N_EXAMPLES])
+    shown += ", ..." if len(values) > _N_EXAMPLES else ""
+    how = f"Select one with where={{{other!r}: {_show(values[0])}}}"
+    if all((_as_written(v) or "").lstrip("-").isdigit() for v in values):
+        how += (
+            f", or, if {other!r} numbers repeated samples of the item (epochs, "
+            "seeds), pass "
+            + ("" if repeats else "on_duplicate='repeats' with ")
+            + f"sample_field={other!r}"
+        )
+    if counts is not None:
+        ids, n = counts
+        return ValueError(
+            f"logs[{run.name!r}] has {ids.size} {id_field!r} ids with several "
+            f"records (e.g. {_examples(ids, n)}), and the records of each differ "
+            f"in {other!r}: {shown} (one record per {other!r}). {how}."
+        )
+    return ValueError(
+        f"logs[{run.name!r}]: on_duplicate='repeats' would average records that "
+        f"differ in {other!r}: {shown} (one record per {other!r} under each "
+        f"repeated {id_field!r}, e.g. {_show(item)}). {how}."
+    )
+
+
+def _check_id_kinds(runs, id_field, groups_field):
+    """Ids (and clusters) of every run under the one rule of
+    :func:`_labels_as_written`."""
+    for run, ids in zip(runs, _labels_as_written([r.ids for r in runs]), strict=True):
+        run.ids = ids
+    if groups_field is not None:
+        joined = _labels_as_written([r.groups for r in runs])
+        for run, groups in zip(runs, joined, strict=True):
+            run.groups = groups
 
 
 def _missing_error(runs, union, present, id_field):
@@ -337,6 +589,8 @@ def _item_groups(runs, union, keep, groups_field):
         "groups_field": [str, None],
         "on_missing": [StrOptions(set(ON_MISSING))],
         "on_duplicate": [StrOptions(set(ON_DUPLICATE))],
+        "sample_field": [str, None],
+        "where": [dict, None],
     },
     prefer_skip_nested_validation=True,
 )
@@ -348,6 +602,8 @@ def join_runs(
     groups_field=None,
     on_missing="error",
     on_duplicate="error",
+    sample_field=None,
+    where=None,
 ):
     """Join per-item score logs of several runs on the items' ids.
 
@@ -355,7 +611,8 @@ def join_runs(
     order give the same table. Ids that some run lacks, and ids with
     several records in one run, stop the join with a message that counts
     them and shows examples, unless ``on_missing`` and ``on_duplicate`` say
-    how to treat them.
+    how to treat them. An id is its text as written: the integer 7 and the
+    string ``"7"`` are one item, ``"07"`` another.
 
     Parameters
     ----------
@@ -367,11 +624,13 @@ def join_runs(
         ``pandas.read_parquet``; the command line's ``eval-logs`` reads them
         for you.
     id_field : str, default="id"
-        The field of the item's id (strings or integers, the same kind in
-        every run).
+        The field of the item's id: strings or integers, matched as written
+        (``7`` and ``"7"`` are one id; the ids come back as integers when
+        every one is an integer or its text, else as strings).
     score_field : str, default="score"
         The field of the score: numbers (0/1 for right or wrong, a judge's
-        rating, a per-item metric) or booleans (True is 1).
+        rating, a per-item metric), booleans (True is 1), or their text
+        (``"0.5"``, ``"true"``), as a CSV holds them.
     groups_field : str, default=None
         The field of the item's cluster (passage, prompt, video): the
         comparisons then resample whole clusters. Every record of an item
@@ -384,7 +643,21 @@ def join_runs(
         Several records of one id in one run: ``"error"`` stops with their
         counts; ``"repeats"`` takes them for repeated samples (epochs,
         seeds) of the item and averages them, so the item stays the unit of
-        resampling and the samples are nested within it.
+        resampling and the samples are nested within it. Records of one id
+        that differ in another field as conditions do (every repeated id
+        has one record per value, as lm-evaluation-harness writes one per
+        ``filter``) are refused, with the ``where`` that selects one.
+    sample_field : str, default=None
+        With ``on_duplicate="repeats"``: the field that numbers an item's
+        repeated samples (inspect_ai's ``epoch``, a seed). The records of
+        one item must then differ in it; the other fields are not checked.
+    where : dict of str to str, int, float or bool, default=None
+        Keep only the records whose fields hold these values, before
+        anything else is read, e.g. ``{"filter": "strict-match"}``. Values
+        match as written (:func:`join_runs` compares text): ``1`` matches
+        ``1`` and ``"1"``, not ``1.0``; ``True`` matches ``true``. A record
+        without the field, or a filter that keeps no record, is an error
+        naming the values seen.
 
     Returns
     -------
@@ -394,8 +667,9 @@ def join_runs(
     Raises
     ------
     ValueError
-        A log lacks a field, holds a missing or non-numeric score, or ids
-        are missing or repeated without a policy.
+        A log lacks a field, holds a missing or non-numeric score, ids are
+        missing or repeated without a policy, or repeated records differ as
+        conditions.
 
     See Also
     --------
@@ -409,18 +683,47 @@ def join_runs(
     >>> table = join_runs({"A": a, "B": b})
     >>> table.ids.tolist(), table.scores[:, 1].tolist()
     (['q1', 'q2', 'q3'], [1.0, 1.0, 1.0])
+
+    lm-evaluation-harness writes one record per filter; select one:
+
+    >>> c = {"doc_id": [0, 0, 1, 1], "exact_match": [1, 0, 1, 1],
+    ...      "filter": ["strict-match", "flexible-extract"] * 2}
+    >>> one = join_runs({"C": c}, id_field="doc_id", score_field="exact_match",
+    ...                 where={"filter": "strict-match"})
+    >>> one.scores[:, 0].tolist()
+    [1.0, 1.0]
     """
     if len(logs) < 1:
         raise ValueError("logs is empty; give at least one run's records.")
+    if sample_field is not None and on_duplicate != "repeats":
+        raise ValueError(
+            f"sample_field={sample_field!r} numbers the repeated samples that "
+            f"on_duplicate='repeats' averages; with on_duplicate={on_duplicate!r} "
+            "it would do nothing: pass on_duplicate='repeats', or drop "
+            "sample_field."
+        )
+    for key, value in (where or {}).items():
+        if not isinstance(key, str) or _as_written(value) is None:
+            raise ValueError(
+                f"where[{key!r}] is {value!r}; where maps field names to the "
+                "value a record must hold: a string, a number or a boolean."
+            )
+    fields = (id_field, score_field, groups_field, sample_field)
     runs = []
     for name, log in logs.items():  # a loop, not a comprehension: stacklevel
-        runs.append(_Run(str(name), log, id_field, score_field, groups_field))
-    _check_id_kinds(runs, id_field)
+        runs.append(_Run(str(name), log, fields, where))
+    _check_id_kinds(runs, id_field, groups_field)
     n_repeated = {}
     for run in runs:
+        run.index(id_field)
         ids, counts = run.repeated()
         n_repeated[run.name] = int(ids.size)
-        if ids.size and on_duplicate == "error":
+        if not ids.size:
+            continue
+        found = run.condition()
+        if on_duplicate == "error":
+            if found is not None:
+                raise _condition_error(run, found, id_field, None, False, (ids, counts))
             raise ValueError(
                 f"logs[{run.name!r}] has {ids.size} {id_field!r} ids with several "
                 f"records (e.g. {_examples(ids, counts)}). Pass "
@@ -428,6 +731,8 @@ def join_runs(
                 "(epochs, seeds), averaged within the item, or remove the "
                 "duplicates."
             )
+        if found is not None:
+            raise _condition_error(run, found, id_field, sample_field, True)
     # every id of any run, sorted: each run's ids are sorted and distinct, so
     # one sort of their concatenation and a mask of the first of equal ids
     union = np.sort(np.concatenate([run.ids for run in runs]))
@@ -457,11 +762,13 @@ def join_runs(
         order = np.argsort(run.scores, kind="stable")
         order = order[keep[run.item_of_record[order]]]
         row = rows[run.item_of_record[order]]
-        scores[:, j] = np.bincount(
-            row, weights=run.scores[order], minlength=scores.shape[0]
-        )
+        # summed divided by a power of 2 (exact) that keeps the sums of
+        # scores near the float maximum finite
+        exponent, (weights,) = rescaled(run.scores[order])
+        scores[:, j] = np.bincount(row, weights=weights, minlength=scores.shape[0])
         n_records[:, j] = np.bincount(row, minlength=scores.shape[0])
-    scores /= n_records  # an item's score: the mean of its samples
+        # an item's score: the mean of its samples
+        scores[:, j] = np.ldexp(scores[:, j] / n_records[:, j], exponent)
     groups = None
     if groups_field is not None:
         groups = _item_groups(runs, union, keep, groups_field)

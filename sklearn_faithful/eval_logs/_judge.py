@@ -1,9 +1,9 @@
 """One run scored by a judge model, and a few of its items by people.
 
 The prediction-powered estimate of the run's mean (Angelopoulos et al.
-2023): the judge's mean over every item, corrected by the judge's mean error
-on the items people scored. The one-system case of the model_based room's
-PPI; its estimate and variance are computed there (``_ppi_mean``).
+2023): the judge's mean over the items nobody scored, corrected by the
+judge's mean error on the items people scored. The one-system case of the
+model_based room's PPI; its estimate and variance are computed there (``_ppi_mean``).
 """
 
 import math
@@ -22,6 +22,7 @@ from ..utils._results import (
     _ResultMixin,
     _two_sided_z,
 )
+from ..utils._scaling import rescaled
 from ..utils._validation import CONFIDENCE_LEVEL
 from ._compare import _score_array
 
@@ -50,6 +51,10 @@ class PredictionPoweredMeanResult(_ResultMixin):
         Its standard error.
     judge_mean : float
         The judge's mean over every item, uncorrected.
+    judge_mean_unlabelled : float
+        The judge's mean over the items nobody scored: the mean the estimate
+        corrects (with ``lam``). When people scored every item, there is none
+        and the estimate is their mean: NaN.
     human_mean : float
         The people's mean over the items they scored, which ignores the judge.
     lam : float
@@ -67,6 +72,7 @@ class PredictionPoweredMeanResult(_ResultMixin):
     confidence_interval: ConfidenceInterval
     standard_error: float
     judge_mean: float
+    judge_mean_unlabelled: float
     human_mean: float
     lam: float
     confidence_level: float
@@ -85,8 +91,16 @@ class PredictionPoweredMeanResult(_ResultMixin):
             f"{_level_text(self.confidence_level)} CI "
             f"{_interval_text(self.confidence_interval)} (s.e. "
             f"{self.standard_error:.4f}, lam = {self.lam:.3g}); judge's mean "
-            f"{self.judge_mean:.4f} over {self.n_items} items, people's mean "
-            f"{self.human_mean:.4f} over the {self.n_labelled} they scored"
+            f"{self.judge_mean:.4f} over all {self.n_items} items"
+            + (
+                " (people scored every item: the estimate is their mean)"
+                if self.n_labelled == self.n_items
+                else f" and {self.judge_mean_unlabelled:.4f} over the "
+                f"{self.n_items - self.n_labelled} nobody scored (the mean the "
+                "estimate corrects)"
+            )
+            + f", people's mean {self.human_mean:.4f} over the "
+            f"{self.n_labelled} they scored"
         )
 
 
@@ -191,11 +205,16 @@ def prediction_powered_mean(
             RuntimeWarning,
             stacklevel=3,
         )
+    # computed on the scores divided by a power of 2 (exact): the same numbers
+    # at any magnitude, no square overflowing or underflowing; the means and
+    # the standard error scale back
+    exponent, (judge, human) = rescaled(judge, human)
     pred, real = judge[labelled], human[labelled]
     # the judge's mean over the items nobody scored: a sample independent of
     # the labelled one, as the variance takes it (over all the items, the
     # labelled ones would add 2 lam Cov(O, R - lam O) / N, left out)
     unlabelled = judge[~labelled]
+    judge_mean_unlabelled = float(unlabelled.mean()) if unlabelled.size else math.nan
     if unlabelled.size == 0:  # people scored every item: their mean is exact
         unlabelled, lam = pred, 0.0
     elif lam == "auto":
@@ -203,12 +222,18 @@ def prediction_powered_mean(
     estimate, variance, _ = _ppi_mean(unlabelled, pred, real, float(lam))
     se = math.sqrt(variance)
     z = _two_sided_z(confidence_level)
+    low, high = estimate - z * se, estimate + z * se
+
+    def back(value):
+        return float(np.ldexp(value, exponent))
+
     return PredictionPoweredMeanResult(
-        statistic=estimate,
-        confidence_interval=ConfidenceInterval(estimate - z * se, estimate + z * se),
-        standard_error=se,
-        judge_mean=float(judge.mean()),
-        human_mean=float(real.mean()),
+        statistic=back(estimate),
+        confidence_interval=ConfidenceInterval(back(low), back(high)),
+        standard_error=back(se),
+        judge_mean=back(judge.mean()),
+        judge_mean_unlabelled=back(judge_mean_unlabelled),
+        human_mean=back(real.mean()),
         lam=float(lam),
         confidence_level=float(confidence_level),
         n_items=int(judge.shape[0]),

@@ -30,6 +30,7 @@ from ..utils._results import (
     _level_text,
     _ResultMixin,
 )
+from ..utils._scaling import rescaled, scaled_std
 from ..utils._validation import (
     ALTERNATIVE,
     CONFIDENCE_LEVEL,
@@ -917,7 +918,11 @@ def _bca_interval(dist, statistic, jackknife, confidence_level, alternative):
         )
         theta, counts = theta[kept], counts[kept]
     with np.errstate(invalid="ignore", divide="ignore"):
-        d = np.sum(counts * theta) / np.sum(counts) - theta
+        # a is free of the metric's scale: compute it on theta, then d, divided
+        # by powers of two near their largest magnitudes (no overflow of the
+        # sums or the cubes at any magnitude)
+        _, (theta,) = rescaled(theta)
+        _, (d,) = rescaled(np.sum(counts * theta) / np.sum(counts) - theta)
         spread = np.sum(counts * d**2)
         # no item moves the metric when left out (one unit holds all of the
         # signal and its omission is NaN): no skewness to correct, a = 0
@@ -1070,7 +1075,7 @@ def _bootstrap_interval(
         statistic=statistic,
         confidence_interval=interval,
         bootstrap_distribution=dist,
-        standard_error=float(np.nanstd(dist, ddof=1)),
+        standard_error=scaled_std(dist[~np.isnan(dist)], ddof=1),
         confidence_level=float(confidence_level),
         alternative=alternative,
         method=method,
@@ -1238,12 +1243,15 @@ def _metric_name(metric, func):
 
 def _paired_pvalue(null, statistic, alternative):
     null = null[~np.isnan(null)]
+    # ties within rounding count as extreme; the tolerance is relative, so
+    # that the p-value does not depend on the metric's scale
+    tol = 1e-12 * max(abs(statistic), float(np.max(np.abs(null), initial=0.0)))
     if alternative == "two-sided":
-        extreme = np.abs(null) >= abs(statistic) - 1e-12
+        extreme = np.abs(null) >= abs(statistic) - tol
     elif alternative == "greater":
-        extreme = null >= statistic - 1e-12
+        extreme = null >= statistic - tol
     else:
-        extreme = null <= statistic + 1e-12
+        extreme = null <= statistic + tol
     return float((extreme.sum() + 1) / (null.size + 1))
 
 
@@ -1766,7 +1774,7 @@ def kappa_confidence_interval(
             dist, statistic, confidence_level, "percentile", alternative
         ),
         bootstrap_distribution=dist,
-        standard_error=float(np.nanstd(dist, ddof=1)),
+        standard_error=scaled_std(dist[~np.isnan(dist)], ddof=1),
         confidence_level=float(confidence_level),
         alternative=alternative,
         method="percentile",

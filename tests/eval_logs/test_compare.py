@@ -2,6 +2,7 @@
 
 import itertools
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -125,10 +126,32 @@ def test_baseline_compares_every_run_with_it():
     runs["C"] = runs["A"]
     res = compare_runs(runs, baseline="B", correction=None, n_resamples=99)
     assert [(p["run_a"], p["run_b"]) for p in res.pairs] == [("B", "A"), ("B", "C")]
-    assert res.tied_with_best is None and res.best is None
     assert all(p["pvalue_adjusted"] == p["pvalue"] for p in res.pairs)
     with pytest.raises(ValueError, match=r"baseline='Z' is not a run"):
         compare_runs(runs, baseline="Z")
+
+
+def test_baseline_keeps_the_runs_tied_with_the_best():
+    # issue 36: --baseline dropped the tied-with-best column
+    rng = np.random.default_rng(5)
+    truth = {"A": 0.55, "B": 0.75, "C": 0.74, "D": 0.6}
+    runs = {k: (rng.random(400) < p).astype(int) for k, p in truth.items()}
+    every = compare_runs(runs, n_resamples=999, random_state=0)
+    for baseline in "ABD":
+        res = compare_runs(runs, baseline=baseline, n_resamples=999, random_state=0)
+        assert res.best == "B" and res.tied_with_best == ["B", "C"]
+        assert "tied with best" in res.summary().splitlines()[2]
+        assert all(baseline in (p["run_a"], p["run_b"]) for p in res.pairs)
+    # the best as baseline: its pairs are the family, the same tests as in
+    # the comparison of every pair (the same random streams)
+    res = compare_runs(runs, baseline="B", n_resamples=999, random_state=0)
+    raw = {frozenset((p["run_a"], p["run_b"])): p["pvalue"] for p in every.pairs}
+    for p in res.pairs:
+        assert p["pvalue"] == raw[frozenset((p["run_a"], p["run_b"]))]
+    np.testing.assert_allclose(
+        [p["pvalue_adjusted"] for p in res.pairs],
+        holm([p["pvalue"] for p in res.pairs]),
+    )
 
 
 def test_repeats_as_2d_equal_their_mean():
@@ -193,6 +216,37 @@ def test_plot_draws_runs_and_pairs():
     one = compare_runs({"A": [0, 1, 1]}, n_resamples=99, random_state=0)
     with pytest.raises(ValueError, match="kind='pairs' needs two runs"):
         one.plot(kind="pairs")
+
+
+def test_pairs_plot_colours_each_pair_by_direction():
+    # issue 36: the pairs plot coloured only "significant", with no legend
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    from matplotlib.colors import to_hex
+
+    matplotlib.use("Agg")
+    rng = np.random.default_rng(0)
+    truth = {"A": 0.5, "B": 0.65, "C": 0.5, "D": 0.38}
+    runs = {k: (rng.random(300) < p).astype(int) for k, p in truth.items()}
+    res = compare_runs(runs, n_resamples=199, random_state=0)
+    ax = res.plot(kind="pairs")
+    colour = {"B better": "#2ca02c", "A better": "#d62728", "no difference": "#666666"}
+    box = ax.get_legend()
+    texts = [t.get_text() for t in box.get_texts()]
+    colours = [to_hex(h.get_color()) for h in box.legend_handles]
+    legend = dict(zip(texts, colours, strict=True))
+    assert legend == colour
+    points = [line for line in ax.get_lines() if line.get_marker() == "o"]
+    for pair, point in zip(res.pairs, points, strict=True):
+        if pair["pvalue_adjusted"] >= 0.05:
+            want = "no difference"
+        else:
+            want = "B better" if pair["difference"] > 0 else "A better"
+        assert to_hex(point.get_color()) == colour[want]
+    # the legend sits beside the axes, hiding no interval
+    renderer = ax.figure.canvas.get_renderer()
+    legend = ax.get_legend().get_window_extent(renderer)
+    assert legend.x0 >= ax.get_window_extent(renderer).x1
 
 
 def test_run_interval_agrees_with_scipy_bca():
@@ -267,3 +321,56 @@ def test_unequal_clusters_worth_fewer_than_40_warn():
         RuntimeWarning, match="42 clusters are of unequal sizes and weigh as"
     ):
         compare_runs(runs, groups=groups, n_resamples=99)
+
+
+@pytest.mark.parametrize("scale", [2.0**-1000, 2.0**1000, 1e-300, 1e300, 1e-310])
+@pytest.mark.parametrize("method", ["permutation", "bootstrap", "sign"])
+@pytest.mark.parametrize("interval", ["jackknife-t", "bca"])
+def test_any_magnitude_gives_the_same_answer(scale, method, interval):
+    # issue 36: at 1e-300 the permutation p-value was 1 (0.19 at scale 1) and
+    # the intervals collapsed; at 1e300 sums of squares overflowed. A power
+    # of 2 scales exactly: the same bits; other scales round the input only
+    rng = np.random.default_rng(0)
+    a = rng.gamma(2, 1, 100)
+    runs = {"A": a, "B": a + rng.normal(0.3, 1, 100)}
+    kwargs = dict(method=method, interval=interval, n_resamples=199, random_state=0)
+    base = compare_runs(runs, **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = compare_runs({k: v * scale for k, v in runs.items()}, **kwargs)
+    rtol = 0 if np.log2(scale).is_integer() else 1e-9
+    assert res.pairs[0]["pvalue"] == base.pairs[0]["pvalue"]
+    assert res.pairs[0]["effect_size"] == pytest.approx(
+        base.pairs[0]["effect_size"], rel=rtol
+    )
+    for got, want in ((res.pairs[0], base.pairs[0]), (res.runs[1], base.runs[1])):
+        for key in ("difference", "low", "high", "mean", "standard_error"):
+            if key in want:
+                np.testing.assert_allclose(got[key], want[key] * scale, rtol=rtol)
+
+
+def test_scores_near_the_float_maximum_keep_their_spread():
+    # shifted to half the float maximum: the sums would overflow
+    rng = np.random.default_rng(1)
+    a = rng.gamma(2, 1, 60)
+    b = a + rng.normal(0.3, 1, 60)
+    shift, unit = np.finfo(float).max / 2, 1e306
+    repeats = np.repeat(np.arange(60), 3)
+    base = compare_runs({"A": a, "B": b}, n_resamples=199, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        table = join_runs(
+            {
+                "A": {"id": repeats, "score": a[repeats] * unit + shift},
+                "B": {"id": repeats, "score": b[repeats] * unit + shift},
+            },
+            on_duplicate="repeats",
+        )
+        res = compare_runs(table, n_resamples=199, random_state=0)
+    assert res.pairs[0]["pvalue"] == base.pairs[0]["pvalue"]
+    assert (res.runs[0]["mean"] - shift) / unit == pytest.approx(
+        base.runs[0]["mean"], rel=1e-9
+    )
+    assert res.pairs[0]["difference"] / unit == pytest.approx(
+        base.pairs[0]["difference"], rel=1e-9
+    )

@@ -73,8 +73,9 @@ def test_clusters_are_kept_and_must_agree():
     "scores, match",
     [
         ([1.0, np.nan, 0.0], "holds nan for id 2"),
-        (["C", "I", "C"], "not scores"),
-        ([1, None, 0], "not scores"),
+        (["C", "I", "C"], "holds 'C' for id 1 .*not a score"),
+        ([1, None, 0], "holds None for id 2 .*not a score"),
+        (["1", "0.5", "inf"], "holds 'inf' for id 3"),
     ],
 )
 def test_bad_scores_name_the_run_and_the_id(scores, match):
@@ -101,9 +102,120 @@ def test_missing_field_lists_the_fields():
         join_runs({"A": {"id": [1, 2], "acc": [1, 0]}})
 
 
-def test_ids_of_two_kinds_never_match():
-    with pytest.raises(ValueError, match="strings in \\['B'\\] but numbers in"):
-        join_runs({"A": _log([1, 2], [1, 0]), "B": _log(["1", "2"], [1, 0])})
+def test_ids_match_as_written():
+    # issue 36: the command line joined JSON ids 1 and "1" where join_runs
+    # refused them; one rule now (an id is its text as written): 7 and "7"
+    # are one item, "07" another, in both
+    table = join_runs({"A": _log([1, 2], [1, 0]), "B": _log(["2", "1"], [0, 1])})
+    assert table.ids.tolist() == [1, 2] and table.ids.dtype.kind == "i"
+    np.testing.assert_array_equal(table.scores, [[1, 1], [0, 0]])
+    with pytest.raises(ValueError, match=r"'B' lacks 1 \(e.g. '7'\)"):
+        join_runs({"A": _log([7], [1]), "B": _log(["07"], [1])})
+    texts = join_runs({"A": _log(["q1", 10], [1, 0]), "B": _log(["10", "q1"], [0, 1])})
+    assert texts.ids.tolist() == ["10", "q1"]
+
+
+def test_text_scores_are_read_as_the_command_line_reads_them():
+    # "0.5", "1" and "true" (a CSV's cells, a JSON string) are the numbers
+    table = join_runs({"A": _log([1, 2, 3], ["0.5", "true", " 1"])})
+    assert table.scores[:, 0].tolist() == [0.5, 1.0, 1.0]
+    with pytest.raises(ValueError, match="holds 'nan' for id 1"):
+        join_runs({"A": _log([1], ["nan"])})
+
+
+def _filters():
+    # lm-evaluation-harness --log_samples: one record per filter and doc_id
+    return {
+        "doc_id": [0, 0, 1, 1, 2, 2],
+        "filter": ["strict-match", "flexible-extract"] * 3,
+        "exact_match": [1, 0, 0, 1, 1, 1],
+        "resps": [["a"], ["b"], ["c"], ["d"], ["e"], ["f"]],
+    }
+
+
+def test_where_selects_records_before_the_join():
+    log = _filters()
+    for value, want in (("strict-match", [1, 0, 1]), ("flexible-extract", [0, 1, 1])):
+        table = join_runs(
+            {"A": log},
+            id_field="doc_id",
+            score_field="exact_match",
+            where={"filter": value},
+        )
+        assert table.scores[:, 0].tolist() == want
+        assert table.n_repeated == {"A": 0}
+    # numbers match as written: 1 and "1", not 1.0; true matches True
+    log = {"id": [1, 1, 2, 2], "score": [1, 0, 0, 1], "epoch": [1, "2", 1, 2.0]}
+    table = join_runs({"A": log}, where={"epoch": "1"})
+    assert table.ids.tolist() == [1, 2] and table.scores[:, 0].tolist() == [1, 0]
+    flags = {"id": [1, 2, 3], "score": [1, 0, 1], "ok": [True, False, True]}
+    assert join_runs({"A": flags}, where={"ok": True}).n_items == 2
+
+
+@pytest.mark.parametrize(
+    "where, match",
+    [
+        ({"filter": "strict"}, r"where=\{'filter': 'strict'\} keeps no record; the "
+         r"values of 'filter' are 'strict-match', 'flexible-extract'"),
+        ({"nofield": 1}, r"no field 'nofield' \(where\)"),
+        ({"filter": [1]}, r"where\['filter'\] is \[1\]"),
+    ],
+)  # fmt: skip
+def test_where_that_keeps_nothing_is_an_error(where, match):
+    with pytest.raises(ValueError, match=match):
+        join_runs({"A": _filters()}, id_field="doc_id", score_field="exact_match",
+                  where=where)  # fmt: skip
+
+
+def test_where_field_missing_from_a_record_names_the_values_seen():
+    log = {"id": [1, 2], "score": [1, 0], "filter": np.array(["x", None], dtype=object)}
+    with pytest.raises(ValueError, match=r"without 'filter' \(row 1.*seen are 'x'"):
+        join_runs({"A": log}, where={"filter": "x"})
+
+
+def test_repeats_refuse_records_that_differ_as_conditions():
+    # issue 36: following the duplicate-id advice on an lm-eval file averaged
+    # the two filters (0.4533 and 0.5183 became 0.4858) silently
+    kwargs = dict(id_field="doc_id", score_field="exact_match")
+    with pytest.raises(
+        ValueError,
+        match=r"would average records that differ in 'filter': 'strict-match', "
+        r"'flexible-extract' .*Select one with where=\{'filter': 'strict-match'\}",
+    ):
+        join_runs({"A": _filters()}, on_duplicate="repeats", **kwargs)
+    # and the duplicate-id error says so, with the same advice
+    with pytest.raises(
+        ValueError,
+        match=r"has 3 'doc_id' ids with several records .*differ in 'filter'.*"
+        r"where=\{'filter': 'strict-match'\}",
+    ):
+        join_runs({"A": _filters()}, **kwargs)
+
+
+def test_epochs_are_repeats_once_named():
+    log = {"id": ["a", "a", "b", "b"], "epoch": [1, 2, 1, 2], "score": [1, 0, 1, 1]}
+    with pytest.raises(ValueError, match=r"differ in 'epoch': 1, 2.*sample_field="):
+        join_runs({"A": log}, on_duplicate="repeats")
+    table = join_runs({"A": log}, on_duplicate="repeats", sample_field="epoch")
+    assert table.scores[:, 0].tolist() == [0.5, 1.0]
+    twice = {**log, "epoch": [1, 1, 1, 2]}
+    with pytest.raises(ValueError, match=r"has 2 records of 'id' 'a' with 'epoch' = 1"):
+        join_runs({"A": twice}, on_duplicate="repeats", sample_field="epoch")
+    with pytest.raises(ValueError, match="sample_field='epoch' numbers the repeated"):
+        join_runs({"A": log}, sample_field="epoch")
+
+
+def test_outcomes_that_differ_between_samples_are_not_conditions():
+    # a response, a time or a uuid differs from item to item: repeats stand
+    log = {
+        "id": ["a", "a", "b", "b"],
+        "score": [1, 0, 1, 1],
+        "answer": ["x", "y", "x", "x"],
+        "uuid": ["u1", "u2", "u3", "u4"],
+        "time": [0.1, 0.3, 0.2, 0.5],
+    }
+    table = join_runs({"A": log}, on_duplicate="repeats")
+    assert table.scores[:, 0].tolist() == [0.5, 1.0]
 
 
 def test_missing_ids_are_refused():
