@@ -68,10 +68,21 @@ VALUE_DOMAIN = ["array-like", None]
 
 
 def _scale(domain):
-    """The numbers of the scale: the values if numbers, else their ranks."""
-    if _numeric_domain(domain):
-        return domain.astype(np.float64)
-    return np.arange(domain.size, dtype=np.float64)
+    """The numbers of the scale: the values if numbers, else their ranks.
+
+    Numbers are divided by the power of two at or above their largest
+    magnitude, exactly: every weight and distance of this module is a ratio
+    that does not depend on the unit, and on values in [-1, 1] no difference,
+    square or sum overflows or underflows (1e300 or 1e-300 give the alpha of
+    1; without this, NaN).
+    """
+    if not _numeric_domain(domain):
+        return np.arange(domain.size, dtype=np.float64)
+    x = domain.astype(np.float64)
+    top = np.max(np.abs(x))
+    if top == 0:
+        return x
+    return np.ldexp(x, -np.frexp(top)[1])
 
 
 def _ratio_terms(x):
@@ -233,6 +244,7 @@ class _Units:
     n_units: int
     n_coders: int
     n_pairable: int
+    pairable_values: np.ndarray = None
     rows: np.ndarray = None
     domain: np.ndarray = None
 
@@ -268,14 +280,23 @@ def _distinct_rows(counts, n_coders):
 
 
 def _prepare(
-    reliability_data, coefficient, level_of_measurement, weights, value_domain
+    reliability_data,
+    coefficient,
+    level_of_measurement,
+    weights,
+    value_domain,
+    stacklevel=4,
 ):
-    """Check the data once and build the coefficient's :class:`_Units`."""
+    """Check the data once and build the coefficient's :class:`_Units`;
+    ``stacklevel`` of its warnings counts from this function."""
     level = level_of_measurement if coefficient == "krippendorff_alpha" else "nominal"
     if coefficient != "krippendorff_alpha" and weights is not None:
         level = "ordinal"  # weights need ordered values, as an ordinal scale does
     codes, domain = check_reliability_data(
-        reliability_data, value_domain, level_of_measurement=level
+        reliability_data,
+        value_domain,
+        level_of_measurement=level,
+        stacklevel=stacklevel + 1,
     )
     n_coders = codes.shape[0]
     if coefficient == "scotts_pi" and n_coders != 2:
@@ -295,7 +316,7 @@ def _prepare(
             f"there is no chance agreement to correct for, and {coefficient} is "
             "undefined (NaN).",
             RuntimeWarning,
-            stacklevel=4,
+            stacklevel=stacklevel,
         )
     if coefficient == "krippendorff_alpha":
         features, of_sums = _alpha_features(rows, level_of_measurement, domain)
@@ -310,6 +331,7 @@ def _prepare(
         n_units=int(counts.shape[0]),
         n_coders=n_coders,
         n_pairable=int(np.count_nonzero(counts.sum(axis=1) >= 2)),
+        pairable_values=counts[counts.sum(axis=1) >= 2].sum(axis=0),
         rows=rows,
         domain=domain,
     )
@@ -317,7 +339,12 @@ def _prepare(
 
 def _point(reliability_data, coefficient, level_of_measurement, weights, value_domain):
     units = _prepare(
-        reliability_data, coefficient, level_of_measurement, weights, value_domain
+        reliability_data,
+        coefficient,
+        level_of_measurement,
+        weights,
+        value_domain,
+        stacklevel=5,
     )
     return units.values(units.totals())[0]
 
@@ -348,7 +375,9 @@ def krippendorff_alpha(
     ----------
     reliability_data : array-like of shape (n_coders, n_units)
         One row per coder, one column per unit; NaN or None where a coder
-        did not code a unit. Numbers or strings.
+        did not code a unit. Numbers or strings. More coders than units (the
+        units x coders layout of statsmodels and irrCAC) is a warning: pass
+        ``reliability_data.T``.
     level_of_measurement : {"nominal", "ordinal", "interval", "ratio"} or \
 callable, default="nominal"
         The metric of disagreement ``delta``: nominal (different or not),
@@ -581,6 +610,10 @@ class AgreementInterval(_ResultMixin):
     scale : str
         The level of measurement (alpha) or the weights (the kappa family;
         ``"identity"`` when unweighted).
+    weighted : bool
+        Whether near values agree in part (weights other than identity, or
+        alpha at any level but nominal): ``observed_agreement`` is then
+        weighted agreement, not the share of pairs of identical values.
     observed_agreement : float
         The agreement the coefficient starts from (``p_a``; for alpha
         ``1 - D_o / max delta``).
@@ -611,6 +644,7 @@ class AgreementInterval(_ResultMixin):
     confidence_level: float
     coefficient: str
     scale: str
+    weighted: bool
     observed_agreement: float
     expected_agreement: float
     method: str
@@ -637,10 +671,14 @@ class AgreementInterval(_ResultMixin):
             if np.isnan(self.expected_agreement)
             else f"by chance {self.expected_agreement:.4f}"
         )
+        scale = f"{self.scale} weights" if self.weighted else self.scale
+        if self.coefficient == "krippendorff_alpha":
+            scale = self.scale
         return (
-            f"{self.coefficient} ({self.scale}) = {self.statistic:.4f}, "
+            f"{self.coefficient} ({scale}) = {self.statistic:.4f}, "
             f"{_level_text(self.confidence_level)} {self.interval} {how} interval "
-            f"{_interval_text(self.confidence_interval)}; observed agreement "
+            f"{_interval_text(self.confidence_interval)}; "
+            f"{'weighted ' if self.weighted else ''}observed agreement "
             f"{self.observed_agreement:.4f}, {chance}; {self.n_units} units, "
             f"{self.n_coders} coders, {self.n_resamples} resamples"
             + (f" ({self.n_nan} NaN left out)" if self.n_nan else "")
@@ -720,32 +758,55 @@ _INTERVAL_PARAMS = {
 
 # Fewer units with 2 values or more than this, and the 95% BCa interval of
 # alpha and Fleiss' kappa (Scott's pi, and Cohen's kappa beside them) covered
-# 78-94% in the coverage study (benchmarks/sim_agreement.py, seed 20261126,
-# doc/agreement.rst); AC2 needed 100-200 units, AC1 held from 20.
+# less than 93.5% in the coverage study (benchmarks/sim_agreement.py, seed
+# 20261126, doc/agreement.rst); AC2 needed 100-200 units, AC1 held from 20.
 MIN_UNITS = {"chance": 50, "weighted gwet": 100}
 
+# (share of the most common value at least, what the coverage study measured
+# below 50 units with it), the first that applies (doc/agreement.rst)
+FEW_UNITS_COVERAGE = (
+    (0.95, "(one value at 97%) covered 44-67% at 20 units, 59-79% at 30 and "
+     "76-91% at 50"),
+    (0.85, "(one value at 90%) covered as little as 78% at 20 units and 88% at 30"),
+    (0.0, "(no value above 85%) covered 93.5% or more only from 50 units"),
+)  # fmt: skip
 
-def _warn_few_units(units, coefficient, weights):
+
+def _warn_few_units(units, coefficient, weights, stacklevel=4):
+    """Warn, with the data's numbers, when too few units have 2 values.
+
+    The text depends on the data only (not on which coefficient of the
+    kappa family, or alpha), so that a report of several says it once.
+    """
     if coefficient == "percent_agreement" or (
         coefficient == "gwet_ac" and weights is None
     ):
         return
     key = "weighted gwet" if coefficient == "gwet_ac" else "chance"
-    if units.n_pairable < MIN_UNITS[key]:
+    if units.n_pairable >= MIN_UNITS[key]:
+        return
+    values = units.pairable_values
+    top = int(np.argmax(values))
+    share = values[top] / values.sum()
+    have = (
+        f"reliability_data has {units.n_pairable} units with values from 2 coders "
+        f"or more ({int(values.sum())} values of {units.n_coders} coders; the most "
+        f"common, {units.domain[top].item()!r}, is {share:.0%} of them)"
+    )
+    if key == "weighted gwet":
+        measured = "AC2's 95% interval covered 76-93% below 100 units"
+    else:
+        seen = next(text for least, text in FEW_UNITS_COVERAGE if share >= least)
         measured = (
-            "AC2's 95% interval covered 76-93% below 100 units"
-            if key == "weighted gwet"
-            else "the 95% interval covered as little as 78% with 20 units and "
-            "88% with 30 when one value held 90% of the values"
+            f"the 95% interval of alpha and the kappa family on data like these {seen}"
         )
-        warnings.warn(
-            f"{units.n_pairable} units have values from 2 coders or more; with "
-            f"fewer than {MIN_UNITS[key]}, {measured} in our coverage study "
-            "(benchmarks/sim_agreement.py). Read the interval as optimistic"
-            + ("; Gwet's AC1 held from 20 units." if key == "chance" else "."),
-            RuntimeWarning,
-            stacklevel=4,
-        )
+    warnings.warn(
+        f"{have}, fewer than {MIN_UNITS[key]}. In our coverage study "
+        f"(benchmarks/sim_agreement.py), {measured}: read the interval as "
+        "optimistic" + ("; Gwet's AC1 held from 20 units." if key == "chance" else "."),
+        RuntimeWarning,
+        stacklevel=stacklevel,
+    )
 
 
 def _check_scale(coefficient, level_of_measurement, weights):
@@ -922,6 +983,7 @@ default=None
         confidence_level=float(confidence_level),
         coefficient=coefficient,
         scale=scale,
+        weighted=scale not in ("nominal", "identity"),
         observed_agreement=observed,
         expected_agreement=expected,
         method=method,
@@ -955,10 +1017,11 @@ def _cohen_units(reliability_data, weights, value_domain):
             f"coefficient='cohen_kappa' takes weights None, 'linear' or "
             f"'quadratic' (scikit-learn's cohen_kappa_score); got {weights!r}."
         )
-    codes, _ = check_reliability_data(
+    codes, domain = check_reliability_data(
         reliability_data,
         value_domain,
         level_of_measurement="nominal" if weights is None else "ordinal",
+        stacklevel=5,
     )
     if codes.shape[0] != 2:
         raise ValueError(
@@ -978,4 +1041,6 @@ def _cohen_units(reliability_data, weights, value_domain):
         n_units=int(y1.size),
         n_coders=2,
         n_pairable=int(y1.size),
+        pairable_values=np.bincount(np.concatenate([y1, y2]), minlength=domain.size),
+        domain=domain,
     )

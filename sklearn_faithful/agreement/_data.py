@@ -7,6 +7,7 @@ coders gave unit ``u`` the value ``c``), which this module builds.
 """
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -37,6 +38,83 @@ def _as_matrix(reliability_data, name):
             "(reliability_data.T)."
         )
     return data
+
+
+class LayoutWarning(UserWarning):
+    """Reliability data that look like a units x coders matrix (transposed)."""
+
+
+def _is_frame(data):
+    """A pandas DataFrame, without importing pandas."""
+    return hasattr(data, "columns") and hasattr(data, "index") and data.ndim == 2
+
+
+def _integer_labels(labels):
+    """Whether every label is an integer (0, 1, ... or '17'), as unit ids are."""
+    try:
+        return all(float(v) == int(float(v)) for v in labels)
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
+def _warn_if_transposed(reliability_data, data, name, stacklevel):
+    """Warn when the rows look like units: more coders than units, or a
+    DataFrame whose row labels are integers (unit ids) and whose column
+    labels are not (coder names)."""
+    n_coders, n_units = data.shape
+    why = None
+    if n_coders > n_units:
+        why = f"more coders ({n_coders} rows) than units ({n_units} columns)"
+    elif (
+        _is_frame(reliability_data)
+        and _integer_labels(reliability_data.index)
+        and not _integer_labels(reliability_data.columns)
+    ):
+        why = (
+            f"its rows are labelled {list(reliability_data.index[:3])!r}... as unit "
+            f"ids are, its columns {list(reliability_data.columns[:3])!r}... as "
+            "coders are"
+        )
+    if why is not None:
+        warnings.warn(
+            f"{name} has {why}: it looks like a units x coders matrix, the layout "
+            "of statsmodels and irrCAC, where this package takes one row per "
+            f"coder. If its rows are units, pass {name}.T; if they are coders, "
+            "name them with coder_names (or ignore this warning).",
+            LayoutWarning,
+            stacklevel=stacklevel + 1,
+        )
+
+
+def check_coder_names(coder_names, reliability_data, n_coders):
+    """The coders' names: ``coder_names``, else a DataFrame's row labels,
+    else "coder 0", "coder 1", ...; one per row, each once, none missing."""
+    if coder_names is None:
+        if _is_frame(reliability_data) and not _integer_labels(reliability_data.index):
+            coder_names = list(reliability_data.index)
+        else:
+            return [f"coder {i}" for i in range(n_coders)]
+    given = list(coder_names)
+    if len(given) != n_coders:
+        raise ValueError(
+            f"coder_names has {len(given)} names; reliability_data has {n_coders} "
+            "coders (rows)."
+        )
+    missing = [i for i, c in enumerate(given) if _is_missing(c)]
+    if missing:
+        raise ValueError(
+            f"coder_names[{missing[0]}] is {given[missing[0]]!r}, a missing value; "
+            "give every coder a name."
+        )
+    names = [str(c) for c in given]
+    twice = sorted({c for c in names if names.count(c) > 1})
+    if twice:
+        raise ValueError(
+            f"coder_names names {twice[0]!r} twice (rows "
+            f"{[i for i, c in enumerate(names) if c == twice[0]]}); each coder is one "
+            "row: merge their rows, or give each a name of its own."
+        )
+    return names
 
 
 def _missing_mask(data):
@@ -113,8 +191,13 @@ def check_reliability_data(
     *,
     level_of_measurement="nominal",
     name="reliability_data",
+    coder_names=None,
+    stacklevel=1,
 ):
     """Check and encode reliability data once, for every coefficient.
+
+    Without ``coder_names``, rows that look like units are a
+    :class:`LayoutWarning` (``stacklevel`` counts from the caller).
 
     Returns
     -------
@@ -125,6 +208,8 @@ def check_reliability_data(
         order of an ordinal scale), or the sorted values seen.
     """
     data = _as_matrix(reliability_data, name)
+    if coder_names is None:
+        _warn_if_transposed(reliability_data, data, name, stacklevel)
     if data.dtype.kind == "b" and level_of_measurement in ("interval", "ratio"):
         raise ValueError(
             f"{name} holds booleans, which have no {level_of_measurement} scale; "
@@ -234,6 +319,17 @@ def reliability_data_from_long(units, coders, values):
             f"{[a.shape[0] for a in arrays]}."
         )
     units, coders, values = arrays
+    for name, ids in (("units", units), ("coders", coders)):
+        if ids.dtype.kind in "fO":
+            missing = np.flatnonzero(np.frompyfunc(_is_missing, 1, 1)(ids).astype(bool))
+        else:
+            missing = np.array([], dtype=int)
+        if missing.size:
+            raise ValueError(
+                f"{name}[{missing[0]}] is {ids.tolist()[missing[0]]!r}, a missing id "
+                f"({missing.size} record(s) have one); every record needs its "
+                f"{name[:-1]}."
+            )
     unit_labels, u = np.unique(units, return_inverse=True)
     coder_labels, c = np.unique(coders, return_inverse=True)
     cell = c.ravel() * unit_labels.size + u.ravel()

@@ -37,9 +37,8 @@ from ..utils._results import (
     _text_table,
 )
 from ._coefficients import _INTERVAL_PARAMS, _alpha_features
-from ._data import check_reliability_data
+from ._data import _warn_if_transposed, check_coder_names, check_reliability_data
 from ._options import PAIR_COEFFICIENTS
-from ._report import _coder_names
 
 BELOW, WITHIN, ABOVE = "below", "within", "above"
 
@@ -251,7 +250,7 @@ def _critical_value(scales, confidence_level):
     return float(optimize.brentq(lambda t: _tail(t, scales) - alpha, 0, high))
 
 
-def _check_data(reliability_data, y_pred, level, value_domain):
+def _check_data(reliability_data, y_pred, level, value_domain, coder_names):
     """Codes of the annotators' rows and the model's last row (-1: missing),
     and the values, checked as the room checks reliability data."""
     data = np.asarray(reliability_data)
@@ -266,6 +265,8 @@ def _check_data(reliability_data, y_pred, level, value_domain):
             f"reliability_data has {data.shape[0]} annotator(s) (rows); comparing "
             "the model with the annotators' agreement needs at least 2."
         )
+    if coder_names is None:
+        _warn_if_transposed(reliability_data, data, "reliability_data", stacklevel=4)
     if pred.ndim != 1:
         raise ValueError(
             f"y_pred must be 1-D (n_units,); got an array of shape {pred.shape}."
@@ -291,6 +292,7 @@ def _check_data(reliability_data, y_pred, level, value_domain):
         value_domain,
         level_of_measurement=level,
         name="reliability_data with y_pred",
+        coder_names=(),  # the layout of reliability_data alone is checked above
     )
 
 
@@ -447,7 +449,10 @@ callable, default="nominal"
         Every value of the scale, in order (:func:`krippendorff_alpha`).
         Default: the values seen, sorted.
     coder_names : array-like of shape (n_annotators,), default=None
-        Names for the rows; default "coder 0", "coder 1", ...
+        Names for the rows, each once; default: a DataFrame's index (unless
+        its labels are integers), else "coder 0", "coder 1", ... Naming the
+        rows says they are coders: no warning then for more coders than
+        units.
     model_name : str, default="model"
         The model's name, beside the annotators' in the summary.
     confidence_level : float, default=0.95
@@ -569,10 +574,10 @@ callable, default="nominal"
             "values or a distance."
         )
     codes, domain = _check_data(
-        reliability_data, y_pred, level_of_measurement, value_domain
+        reliability_data, y_pred, level_of_measurement, value_domain, coder_names
     )
     h = codes.shape[0] - 1
-    names = _coder_names(coder_names, h)
+    names = check_coder_names(coder_names, reliability_data, h)
     if model_name in names:
         raise ValueError(
             f"model_name={model_name!r} is also the name of annotator "

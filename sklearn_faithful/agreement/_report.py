@@ -1,5 +1,6 @@
 """Every coefficient at once, and each coder's agreement with the rest."""
 
+import contextlib
 import warnings
 from dataclasses import dataclass, field
 from numbers import Integral
@@ -16,7 +17,12 @@ from ._coefficients import (
     _alpha_features,
     agreement_confidence_interval,
 )
-from ._data import check_reliability_data, value_counts
+from ._data import (
+    LayoutWarning,
+    check_coder_names,
+    check_reliability_data,
+    value_counts,
+)
 
 # the most common value's share of all values above which chance agreement
 # dominates kappa and alpha (the prevalence paradox), said in the summary
@@ -37,16 +43,25 @@ def _number(value):
     return "n/a" if np.isnan(value) else f"{value:.4f}"
 
 
-def _coder_names(coder_names, n_coders):
-    if coder_names is None:
-        return [f"coder {i}" for i in range(n_coders)]
-    names = [str(c) for c in coder_names]
-    if len(names) != n_coders:
-        raise ValueError(
-            f"coder_names has {len(names)} names; reliability_data has {n_coders} "
-            "coders (rows)."
-        )
-    return names
+@contextlib.contextmanager
+def _warned_once(stacklevel):
+    """Say each warning of the calls inside once, at the user's line.
+
+    The report runs one interval per coefficient; each would warn of the
+    same few units or the same single value, and under an ``"always"``
+    filter (IPython, pytest, the command line) every copy would show. The
+    layout warning is the report's own (said before, once).
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    seen = set()
+    for w in caught:
+        key = (str(w.message), w.category)
+        if w.category is LayoutWarning or key in seen:
+            continue
+        seen.add(key)
+        warnings.warn(w.message, w.category, stacklevel=stacklevel + 2)
 
 
 @dataclass(frozen=True)
@@ -146,7 +161,10 @@ callable, default="nominal"
     value_domain : array-like, default=None
         Every value of the scale, in order.
     coder_names : array-like of shape (n_coders,), default=None
-        Names for the rows; default "coder 0", "coder 1", ...
+        Names for the rows, each once; default: a DataFrame's index (unless
+        its labels are integers), else "coder 0", "coder 1", ... Naming the
+        rows says they are coders: no warning then for more coders than
+        units.
 
     Returns
     -------
@@ -173,10 +191,14 @@ callable, default="nominal"
     Alpha is highest without dee (0.4135 -> 0.8394).
     """
     codes, domain = check_reliability_data(
-        reliability_data, value_domain, level_of_measurement=level_of_measurement
+        reliability_data,
+        value_domain,
+        level_of_measurement=level_of_measurement,
+        coder_names=coder_names,
+        stacklevel=4,
     )
     m = codes.shape[0]
-    names = _coder_names(coder_names, m)
+    names = check_coder_names(coder_names, reliability_data, m)
     level = level_of_measurement
     alpha = _alpha_of_codes(codes, domain, level)
     without = np.array(
@@ -250,7 +272,12 @@ class AgreementReport(_ResultMixin):
         table = "\n".join(
             _text_table(
                 {
-                    "coefficient": list(self.intervals),
+                    "coefficient": [
+                        f"{name} (weighted)"
+                        if r.weighted and name != "krippendorff_alpha"
+                        else name
+                        for name, r in self.intervals.items()
+                    ],
                     "estimate": [_number(r.statistic) for r in self.intervals.values()],
                     f"{_level_text(self.confidence_level)} interval": [
                         _interval_text(r.confidence_interval)
@@ -272,6 +299,17 @@ class AgreementReport(_ResultMixin):
             f"bootstrap, {first.n_resamples} resamples\n"
         )
         text = head + table
+        weighted = [r for r in self.intervals.values() if r.weighted]
+        if weighted:
+            weights = {
+                r.scale for r in weighted if r.coefficient != "krippendorff_alpha"
+            }
+            text += (
+                f"\nAt the {self.level_of_measurement} level near values agree in part "
+                f"(weights: {', '.join(sorted(weights))}; alpha: its "
+                f"{self.level_of_measurement} metric): 'observed' is weighted "
+                "agreement, not the share of pairs of identical values."
+            )
         if self.dominant_share > DOMINANT_SHARE:
             text += (
                 f"\n{self.dominant_value!r} is {self.dominant_share:.0%} of the "
@@ -329,7 +367,10 @@ default="nominal"
     value_domain : array-like, default=None
         Every value of the scale, in order.
     coder_names : array-like of shape (n_coders,), default=None
-        Names for the rows.
+        Names for the rows, each once; default: a DataFrame's index (unless
+        its labels are integers), else "coder 0", "coder 1", ... Naming the
+        rows says they are coders: no warning then for more coders than
+        units.
     interval : {"percentile", "bca"}, default="bca"
         The unit-bootstrap interval (:func:`agreement_confidence_interval`).
     confidence_level : float, default=0.95
@@ -364,8 +405,13 @@ default="nominal"
     gwet_ac            0.75
     """
     codes, domain = check_reliability_data(
-        reliability_data, value_domain, level_of_measurement=level_of_measurement
+        reliability_data,
+        value_domain,
+        level_of_measurement=level_of_measurement,
+        coder_names=coder_names,
+        stacklevel=4,
     )
+    names = check_coder_names(coder_names, reliability_data, codes.shape[0])
     weights = LEVEL_WEIGHTS[level_of_measurement]
     coefficients = [
         "percent_agreement",
@@ -383,30 +429,32 @@ default="nominal"
         n_jobs=n_jobs,
         verbose=verbose,
     )
-    intervals = {
-        name: agreement_confidence_interval(
+    with _warned_once(stacklevel=3):
+        intervals = {
+            name: agreement_confidence_interval(
+                reliability_data,
+                coefficient=name,
+                **(
+                    {"level_of_measurement": level_of_measurement}
+                    if name == "krippendorff_alpha"
+                    else {"weights": weights}
+                ),
+                interval=interval,
+                **common,
+            )
+            for name in coefficients
+        }
+        coders = coder_diagnostics(
             reliability_data,
-            coefficient=name,
-            **(
-                {"level_of_measurement": level_of_measurement}
-                if name == "krippendorff_alpha"
-                else {"weights": weights}
-            ),
-            interval=interval,
-            **common,
+            level_of_measurement=level_of_measurement,
+            value_domain=value_domain,
+            coder_names=names,
         )
-        for name in coefficients
-    }
     counts = np.bincount(codes[codes >= 0], minlength=domain.size)
     top = int(np.argmax(counts))
     return AgreementReport(
         intervals=intervals,
-        coders=coder_diagnostics(
-            reliability_data,
-            level_of_measurement=level_of_measurement,
-            value_domain=value_domain,
-            coder_names=coder_names,
-        ),
+        coders=coders,
         level_of_measurement=level_of_measurement,
         dominant_value=domain[top].item(),
         dominant_share=float(counts[top] / counts.sum()),

@@ -29,6 +29,11 @@ examples:
 """
 
 
+def _names(text):
+    """A comma-separated list of column names, each stripped."""
+    return [name.strip() for name in text.split(",")]
+
+
 def add_parser(subparsers):
     p = subparsers.add_parser(
         NAME,
@@ -68,6 +73,21 @@ def add_parser(subparsers):
         "--value-column",
         metavar="NAME",
         help="long files: the column (field) of the value (default: value)",
+    )
+    g.add_argument(
+        "--coders",
+        metavar="A,B,...",
+        type=_names,
+        help="wide files: the columns (fields) that are coders, separated by "
+        "commas; the others are left out. Long files: the coders to keep",
+    )
+    g.add_argument(
+        "--ignore-columns",
+        metavar="X,Y,...",
+        type=_names,
+        help="wide files: columns (fields) that are no coder (a group, a date, "
+        "an index), separated by commas. Without --coders or this, a column "
+        "that does not look like a coder is an error naming it",
     )
     g.add_argument(
         "--model-coder",
@@ -223,6 +243,8 @@ def run(args):
         unit_column=args.unit_column,
         coder_column=args.coder_column,
         value_column=args.value_column,
+        coders=args.coders,
+        ignore_columns=args.ignore_columns,
     )
     values, domain = _values(args, data)
     reliability_data, units, coders = _reliability_data(args, data, values)
@@ -277,6 +299,10 @@ def run(args):
             unit_column=args.unit_column,
             coder_column=args.coder_column,
             value_column=args.value_column,
+            coders=None if args.coders is None else ",".join(args.coders),
+            ignore_columns=(
+                None if args.ignore_columns is None else ",".join(args.ignore_columns)
+            ),
             model_coder=args.model_coder,
             model_coefficient=None if model is None else model.coefficient,
         ),

@@ -22,6 +22,7 @@ from ..eval_logs._options import (
 from ._arguments import (
     N_RESAMPLES,
     RAW,
+    Applies,
     add_format,
     add_n_jobs,
     add_random_state,
@@ -31,6 +32,13 @@ from ._arguments import (
 from ._output import header, signature, signature_text
 
 NAME = "eval-logs"
+
+# the options that act on some runs only (every option honoured or refused)
+APPLIES = {
+    "sample_field": Applies(
+        lambda a: a.on_duplicate == "repeats", "with --on-duplicate repeats"
+    ),
+}
 
 EPILOG = """\
 examples:
@@ -43,6 +51,12 @@ examples:
   sklearn-faithful eval-logs a.jsonl b.jsonl --id-field doc.id \\
       --score-field scores.match.value
   sklearn-faithful eval-logs a.csv b.csv --prediction-field answer --gold-field target
+  # lm-evaluation-harness --log_samples: one record per filter; select one
+  sklearn-faithful eval-logs samples_gsm8k_A.jsonl samples_gsm8k_B.jsonl \
+      --id-field doc_id --score-field exact_match --where filter=strict-match
+  # inspect_ai logs (.eval archives or `inspect log dump` JSON), 3 epochs
+  sklearn-faithful eval-logs a.eval b.eval --score-field scores.match.value \
+      --score-map C=1,I=0 --on-duplicate repeats --sample-field epoch
   # one run scored by a judge; the records with 'human' were scored by people
   sklearn-faithful eval-logs judged.jsonl --human-field human
 """
@@ -74,6 +88,33 @@ def _score_map(text):
     return out
 
 
+def where_option(text):
+    """``--where``: ``FIELD=VALUE``, a record filter; returns the pair."""
+    field, sep, value = text.partition("=")
+    if not sep or not field.strip():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not FIELD=VALUE; give e.g. filter=strict-match"
+        )
+    return field.strip(), value
+
+
+def where_dict(pairs, option="--where"):
+    """The ``--where`` pairs as ``join_runs``' ``where``; a field given twice
+    is an error (a record holds one value of a field)."""
+    from ._io import InputError
+
+    out = {}
+    for field, value in pairs or ():
+        if field in out:
+            raise InputError(
+                f"{option} {field}={out[field]} and {option} {field}={value}: a "
+                "record holds one value of a field, so both keep no record; give "
+                "the field once."
+            )
+        out[field] = value
+    return out
+
+
 def add_parser(subparsers):
     p = subparsers.add_parser(
         NAME,
@@ -93,8 +134,10 @@ def add_parser(subparsers):
         nargs="+",
         metavar="RUN",
         help="a run's log: JSON Lines (.jsonl, .ndjson, or a first line that "
-        "starts with '{'), CSV/TSV with a header, or Parquet (.parquet, needs "
-        "pyarrow)",
+        "starts with '{'), CSV/TSV with a header, Parquet (.parquet, needs "
+        "pyarrow), a whole log in one JSON document (.json: an array of "
+        "records, or an object holding one, such as inspect_ai's log dump), or "
+        "an inspect_ai .eval archive",
     )
     g = p.add_argument_group("inputs")
     g.add_argument(
@@ -108,7 +151,25 @@ def add_parser(subparsers):
         default="id",
         metavar="NAME",
         help="the field (column) of the item's id (default: id); a dotted path "
-        "reads nested JSON objects, as do the other fields",
+        "reads nested JSON objects, as do the other fields; ids match as "
+        'written: 7 and "7" are one item, 07 another',
+    )
+    g.add_argument(
+        "--where",
+        action="append",
+        type=where_option,
+        metavar="FIELD=VALUE",
+        help="keep only the records whose FIELD holds VALUE, before the join "
+        "(repeat for several fields); values match as written: 1 matches 1 "
+        'and "1", not 1.0; true matches true. E.g. filter=strict-match for '
+        "lm-evaluation-harness's records, one per filter",
+    )
+    g.add_argument(
+        "--records-field",
+        metavar="PATH",
+        help="in a whole log (one JSON document): the array of the records, a "
+        "dotted path such as samples.gsm8k (default: samples, or the only "
+        "array of objects)",
     )
     g.add_argument(
         "--score-field",
@@ -153,7 +214,15 @@ def add_parser(subparsers):
         default=ON_DUPLICATE[0],
         help="several records of an id in a run: stop with their counts, or "
         "take them for repeated samples of the item, averaged within it "
-        f"(default: {ON_DUPLICATE[0]})",
+        f"(default: {ON_DUPLICATE[0]}); records that differ as conditions "
+        "(one per filter) are refused, with the --where that selects one",
+    )
+    g.add_argument(
+        "--sample-field",
+        metavar="NAME",
+        help="with --on-duplicate repeats: the field that numbers an item's "
+        "samples (inspect_ai's epoch, a seed); an item's records must differ "
+        "in it",
     )
     c = p.add_argument_group("comparison")
     c.add_argument(
@@ -266,6 +335,8 @@ def _fields(args):
         fields[args.gold_field] = "--gold-field"
     if args.cluster_field is not None:
         fields.setdefault(args.cluster_field, "--cluster-field")
+    if args.sample_field is not None:
+        fields.setdefault(args.sample_field, "--sample-field")
     optional = ()
     if args.human_field is not None:
         fields[args.human_field] = "--human-field"
@@ -274,44 +345,28 @@ def _fields(args):
 
 
 def _scores(path, values, where, option, score_map=None):
-    """Scores as floats: numbers, true/false (JSON booleans too) as 1/0 and
-    the text of ``score_map`` (``--score-map``) as its number; anything else
-    is an error naming the file, the line (``where(i)``, a Parquet file's
-    row) and ``option``."""
-    import numpy as np
-
+    """Scores as floats by the join's rule (``_score_values``: numbers,
+    true/false, their text, and the text of ``score_map``, ``--score-map``);
+    anything else is an error naming the file, the line (``where(i)``) and
+    ``option``. None (an optional field's missing value) is NaN."""
+    from ..eval_logs._join import _score_values
     from ._io import InputError
 
-    words = {"true": 1.0, "false": 0.0}
+    arr, bad = _score_values(values, score_map)
+    if bad < 0:
+        return arr
+    allowed = f"{option} holds numbers (0/1, a rating, a per-item metric) or true/false"
     try:
-        if score_map:
-            raise ValueError  # every value goes through the map
-        arr = np.array(values, dtype=np.float64)
+        float(values[bad])
     except (TypeError, ValueError):
-        arr = np.empty(len(values))
-        for i, v in enumerate(values):
-            if v is None:
-                arr[i] = np.nan
-                continue
-            mapped = (score_map or {}).get(v, words.get(v.lower()))
-            try:
-                arr[i] = float(v) if mapped is None else mapped
-            except ValueError:
-                raise InputError(
-                    f"{path}, {where(i)}: {v!r} is not a score; {option} "
-                    "holds numbers (0/1, a rating, a per-item metric) or "
-                    "true/false; map text scores to numbers with --score-map "
-                    "(e.g. --score-map C=1,I=0,P=0.5,N=0 for inspect_ai)."
-                ) from None
-    bad = np.isinf(arr) | (np.isnan(arr) & np.array([v is not None for v in values]))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
         raise InputError(
-            f"{path}, {where(i)}: {values[i]!r} is not a finite number; "
-            f"{option} holds numbers (0/1, a rating, a per-item metric) or "
-            "true/false."
-        )
-    return arr
+            f"{path}, {where(bad)}: {values[bad]!r} is not a score; {allowed}; map "
+            "text scores to numbers with --score-map (e.g. --score-map "
+            "C=1,I=0,P=0.5,N=0 for inspect_ai)."
+        ) from None
+    raise InputError(
+        f"{path}, {where(bad)}: {values[bad]!r} is not a finite number; {allowed}."
+    )
 
 
 def _nonempty(path, values, where, option):
@@ -327,61 +382,81 @@ def _nonempty(path, values, where, option):
     return values
 
 
-def _log(path, args, fields, optional):
-    """One run's records as the Python API takes them: a dict of columns."""
+# the key of people's scores (--human-field) in a run's columns: no field's
+_HUMAN = "\0human"
+
+
+def _log(path, args, fields, optional, where):
+    """One run's records as the Python API takes them: a dict of columns,
+    keyed by their fields, the score under ``_score_key(args)``.
+
+    ``where`` (``--where``) keeps its records first, by the join's rule
+    (``_where_mask``); the other top-level fields go along, for the join's
+    check that repeated records are no conditions (one per filter)."""
     import numpy as np
 
-    from ._io import read_records
+    from ..eval_logs._join import _where_mask
+    from ._io import InputError, read_records
 
-    rec = read_records(path, fields, optional=optional)
-    values, where = rec.values, rec.where
-    log = {args.id_field: _nonempty(path, values[args.id_field], where, "--id-field")}
+    rec = read_records(
+        path,
+        fields,
+        optional=optional,
+        raw=dict.fromkeys(where, "--where"),
+        others=True,
+        records_field=args.records_field,
+    )
+    if where:
+        try:
+            keep = _where_mask(rec.raw, where, "RUN", rec.where)
+        except ValueError as exc:
+            raise InputError(_in_files(str(exc), {"RUN": path})) from None
+        rec = rec.subset(keep)
+    values, place = rec.values, rec.where
+    ids = _nonempty(path, values[args.id_field], place, "--id-field")
+    log = {args.id_field: np.array(ids, dtype=object)}
     if args.score_field is not None:
-        log["score"] = _scores(
-            path, values[args.score_field], where, "--score-field", args.score_map
+        log[args.score_field] = _scores(
+            path, values[args.score_field], place, "--score-field", args.score_map
         )
     else:
-        log["score"] = np.array(
-            [
-                p == g
-                for p, g in zip(
-                    values[args.prediction_field], values[args.gold_field], strict=True
-                )
-            ],
-            dtype=np.float64,
-        )
-    if args.cluster_field is not None:
-        log[args.cluster_field] = _nonempty(
-            path, values[args.cluster_field], where, "--cluster-field"
-        )
+        pairs = zip(values[args.prediction_field], values[args.gold_field], strict=True)
+        log[_score_key(args)] = np.array([p == g for p, g in pairs], dtype=np.float64)
+    for field, option in (
+        (args.cluster_field, "--cluster-field"),
+        (args.sample_field, "--sample-field"),
+    ):
+        if field is not None:
+            column = _nonempty(path, values[field], place, option)
+            log[field] = np.array(column, dtype=object)
     if args.human_field is not None:
-        log["human"] = _scores(path, values[args.human_field], where, "--human-field")
+        log[_HUMAN] = _scores(path, values[args.human_field], place, "--human-field")
+    read = set(fields) | set(where)
+    for field, column in rec.raw.items():
+        if field not in read:
+            log[field] = np.array(column, dtype=object)
     return log
 
 
-def _as_labels(logs, field):
-    """Ids (clusters) as ints when every one of every run is an int as written,
-    else as text, as ``read_annotations`` reads ids."""
-    import numpy as np
-
-    from ._io import _ids
-
-    joined = _ids([v for log in logs.values() for v in log[field]])
-    start = 0
-    for log in logs.values():
-        n = len(log[field])
-        log[field] = np.array(joined[start : start + n])
-        start += n
+def _score_key(args):
+    """The key of the score in a run's columns: ``--score-field``, or a name
+    no field has when the score is prediction == gold."""
+    if args.score_field is not None:
+        return args.score_field
+    return f"\0{args.prediction_field}=={args.gold_field}"
 
 
 def _in_files(message, paths):
     """A message of ``join_runs`` about ``logs['A']`` or run 'A', with the
     run's file instead."""
+    import re
+
     for name, path in paths.items():
         message = message.replace(f"logs[{name!r}]", path)
         message = message.replace(f"run {name!r}", path)
         message = message.replace(f"{name!r} lacks", f"{path} lacks")
-    return message
+    # join_runs' where={'filter': 'strict-match'}: --where filter=strict-match
+    return re.sub(r"where=\{'([^']*)': '?([^'}]*)'?\}", r"--where \1=\2", message)
 
 
 def _join(logs, paths, args, **policy):
@@ -391,8 +466,9 @@ def _join(logs, paths, args, **policy):
         return join_runs(
             logs,
             id_field=args.id_field,
-            score_field="score",
+            score_field=_score_key(args),
             groups_field=args.cluster_field,
+            sample_field=args.sample_field,
             **policy,
         )
     except ValueError as exc:
@@ -406,16 +482,16 @@ def _human_scores(logs, paths, args, table):
     from ._io import InputError
 
     ((name, log),) = logs.items()
-    scored = ~np.isnan(log["human"])
+    scored = ~np.isnan(log[_HUMAN])
     if scored.sum() < 2:
         raise InputError(
             f"{paths[name]}: {int(scored.sum())} record(s) hold --human-field "
             f"{args.human_field}; the prediction-powered interval needs people's "
             "scores of at least 2 items."
         )
-    people = {
-        name: {args.id_field: log[args.id_field][scored], "score": log["human"][scored]}
-    }
+    keys = [args.id_field] + [f for f in (args.sample_field,) if f is not None]
+    people = {name: {key: log[key][scored] for key in keys}}
+    people[name][_score_key(args)] = log[_HUMAN][scored]
     human = _join(people, paths, args, on_duplicate=args.on_duplicate)
     out = np.full(table.n_items, np.nan)
     out[np.searchsorted(table.ids, human.ids)] = human.scores[:, 0]
@@ -498,12 +574,10 @@ def run(args):
     check_memory(8 * 4 * args.n_resamples, f"--n-resamples {args.n_resamples}")
     names = _run_names(args)
     paths = dict(zip(names, args.runs, strict=True))
-    logs = {name: _log(path, args, fields, optional) for name, path in paths.items()}
-    _as_labels(logs, args.id_field)
-    if args.cluster_field is not None:
-        _as_labels(logs, args.cluster_field)
+    where = where_dict(args.where)
+    logs = {n: _log(p, args, fields, optional, where) for n, p in paths.items()}
     table = _join(
-        {n: {k: v for k, v in log.items() if k != "human"} for n, log in logs.items()},
+        {n: {k: v for k, v in log.items() if k != _HUMAN} for n, log in logs.items()},
         paths,
         args,
         on_missing=args.on_missing,
@@ -565,6 +639,9 @@ def run(args):
             human_field=args.human_field,
             on_missing=args.on_missing,
             on_duplicate=args.on_duplicate,
+            sample_field=args.sample_field,
+            where=",".join(f"{f}={v}" for f, v in where.items()) or None,
+            records_field=args.records_field,
         ),
     )
 

@@ -1282,6 +1282,196 @@ class Annotations(NamedTuple):
     form: str
 
 
+# the ids of an annotation file that mark a missing id, an error: the
+# missing cells, and NaN and None as Python and pandas print them
+MISSING_IDS = (*MISSING_VALUES, "nan", "NaN", "None")
+
+# a wide file with more than this many coder columns per row is transposed
+TRANSPOSED_COLUMNS_PER_ROW = 2
+
+# a wide column whose values are all different, over at least this many units
+# while the other columns hold at most half as many values, is a unit id's
+ID_LIKE_UNITS = 10
+
+
+def _number_or_text(value):
+    """A cell as compared between columns: ``1`` and ``1.0`` are one value."""
+    try:
+        return float(value)
+    except ValueError:
+        return value
+
+
+def _not_coders(values):
+    """{column: why it does not look like a coder} of a wide file's columns.
+
+    ``values`` maps each coder column to its cells. A column is suspect when
+    the others share values but it shares none (a group, a date), or when
+    its values are all different, over ``ID_LIKE_UNITS`` units or more,
+    while the others hold at most half as many values (a unit id).
+    """
+    seen = {c: {_number_or_text(v) for v in cells if v is not None}
+            for c, cells in values.items()}  # fmt: skip
+    # in how many columns each value is: one pass, not a pass per pair
+    columns_with = collections.Counter(v for own in seen.values() for v in own)
+    twice = {v for v, n in columns_with.items() if n >= 2}
+    out = {}
+    for column, own in seen.items():
+        # the other columns share a value, and this one shares none of theirs
+        shared = bool(twice - own) or any(columns_with[v] >= 3 for v in own)
+        alone = all(columns_with[v] == 1 for v in own)
+        cells = values[column]
+        if own and shared and alone:
+            texts = sorted({v for v in cells if v is not None})
+            more = ", ..." if len(texts) > 3 else ""
+            shown = ", ".join(map(repr, texts[:3])) + more
+            out[column] = f"its values ({shown}) are none of the other columns'"
+            continue
+        if len(cells) < ID_LIKE_UNITS or len(own) < len(cells):
+            continue
+        others = {v for c, o in seen.items() if c != column for v in o}
+        if 2 * len(others) <= len(cells):
+            out[column] = (
+                f"its {len(own)} values are all different, as a unit id's are, "
+                f"where the other columns hold {len(others)} values"
+            )
+    return out
+
+
+def _names_problem(names):
+    """What is wrong with a list of column names (one named twice, an empty
+    one), or None."""
+    twice = sorted({c for c in names if names.count(c) > 1})
+    if twice:
+        return f"names {twice[0]!r} twice"
+    return "holds an empty name" if "" in names else None
+
+
+class _Selection:
+    """The coder columns a user named (``--coders``) or left out
+    (``--ignore-columns``), checked once against the file."""
+
+    def __init__(self, path, coders, ignore_columns, unit_column):
+        self.path = path
+        self.coders = coders
+        self.ignore = ignore_columns
+        for option, given in (
+            ("--coders", coders),
+            ("--ignore-columns", ignore_columns),
+        ):
+            if given is None:
+                continue
+            problem = _names_problem(given)
+            if problem:
+                raise InputError(
+                    f"{option} {','.join(given)}: {problem}; give each column "
+                    "once, separated by commas."
+                )
+            if unit_column is not None and unit_column in given:
+                raise InputError(
+                    f"{option} {','.join(given)}: {unit_column!r} is the unit "
+                    "column (--unit-column); name the coders' columns only."
+                )
+        if coders is not None and ignore_columns is not None:
+            raise InputError(
+                f"--coders {','.join(coders)} and --ignore-columns "
+                f"{','.join(ignore_columns)}: give one of them (--coders names "
+                "every coder, the other columns are left out)."
+            )
+        if coders is not None and len(coders) < 2:
+            raise InputError(
+                f"--coders {','.join(coders)}: name at least 2 coders, separated "
+                "by commas."
+            )
+
+    def check_present(self, present, what):
+        """An error for a named column (field) of no row of the file."""
+        for option, given in (
+            ("--coders", self.coders),
+            ("--ignore-columns", self.ignore),
+        ):
+            absent = [c for c in given or () if c not in present]
+            if absent:
+                raise InputError(
+                    f"{option} {','.join(given)}: no {what} {absent[0]!r} in "
+                    f"{self.path}; its {what}s are {sorted(present)}."
+                )
+
+    def columns(self, header, unit_column):
+        """The coder columns of a wide table's ``header``."""
+        self.check_present(header, "column")
+        if self.coders is not None:
+            return list(self.coders)
+        ignore = self.ignore or ()
+        return [c for c in header if c != unit_column and c not in ignore]
+
+    def keep(self, field):
+        """Whether a wide JSON object's ``field`` is a coder's."""
+        if self.coders is not None:
+            return field in self.coders
+        return field not in (self.ignore or ())
+
+    def long(self, annotations):
+        """The rows of the named coders of a long file; --ignore-columns refused."""
+        if self.ignore is not None:
+            raise InputError(
+                f"--ignore-columns {','.join(self.ignore)}: {self.path} is a long "
+                "file, whose only columns read are the unit, coder and value ones "
+                "(--unit-column, --coder-column, --value-column); to leave coders "
+                "out, name the others with --coders."
+            )
+        if self.coders is None:
+            return annotations
+        ids = [str(c) for c in annotations.coders]
+        present = set(ids)
+        absent = [c for c in self.coders if c not in present]
+        if absent:
+            raise InputError(
+                f"--coders {','.join(self.coders)}: no coder {absent[0]!r} in "
+                f"{self.path}; its coders are {sorted(present)}."
+            )
+        keep = [i for i, c in enumerate(ids) if c in self.coders]
+        return Annotations(
+            *([column[i] for i in keep] for column in annotations[:4]), "long"
+        )
+
+    def check_wide(self, annotations):
+        """A wide file's columns must look like coders, unless --coders names them."""
+        if self.coders is not None:
+            return
+        values = {}
+        for coder, value in zip(annotations.coders, annotations.values, strict=True):
+            values.setdefault(coder, []).append(value)
+        n_units = len(set(annotations.lines))
+        fix_coders = f"name the coders with --coders {','.join(map(str, values))}"
+        if len(values) > TRANSPOSED_COLUMNS_PER_ROW * n_units:
+            raise InputError(
+                f"{self.path}: {len(values)} coder columns and {n_units} units "
+                "(rows): a wide file holds a row per unit and a column per coder, "
+                "and this one looks transposed (a row per coder). Write it with a "
+                f"row per unit; if its columns are coders, {fix_coders}."
+            )
+        suspects = _not_coders(values)
+        if not suspects:
+            return
+        names = ",".join(map(str, suspects))
+        kept = ",".join(str(c) for c in values if c not in suspects)
+        why = "; ".join(f"{c!r}: {reason}" for c, reason in suspects.items())
+        one = len(suspects) == 1
+        raise InputError(
+            f"{self.path}, line 1: "
+            + (
+                f"the column {names!r} does not look like a coder"
+                if one
+                else f"the columns {list(suspects)} do not look like coders"
+            )
+            + f" ({why}). If {'it is' if one else 'they are'} no coder, pass "
+            f"--ignore-columns {names} (or --unit-column with the column of the "
+            f"units' ids); if {'it is' if one else 'they are'}, name the coders "
+            f"with --coders {kept},{names}."
+        )
+
+
 def _annotation_kind(path, head):
     """'csv', 'tsv' or 'jsonl': by the extension, else by the first line."""
     ext = os.path.splitext(str(path))[1].lower()
@@ -1306,20 +1496,33 @@ def _ids(values):
 
 
 def read_annotations(
-    path, *, long=False, unit_column=None, coder_column=None, value_column=None
+    path,
+    *,
+    long=False,
+    unit_column=None,
+    coder_column=None,
+    value_column=None,
+    coders=None,
+    ignore_columns=None,
 ):
     """Read annotations: a CSV/TSV or JSON Lines file, wide or long.
 
     Wide: one row (or object) per unit, one column (or field) per coder, and
     the unit's id in ``unit_column`` (``unit`` by default, if the header or
-    the first object has it; else a unit is its line).
+    the first object has it; else a unit is its line). ``coders`` names the
+    coder columns (the others are left out), ``ignore_columns`` the columns
+    that are no coder; without either, a column that does not look like a
+    coder (its values are none of the others', or all different as a unit
+    id's are) is an error naming both options.
     Long: one row per unit, coder and value, in the columns ``unit_column``,
     ``coder_column`` and ``value_column`` (``unit``, ``coder``, ``value`` by
     default); chosen by ``long``, by naming the coder or value column, or
-    when the header (the first object) holds both. An empty cell, ``NA``,
-    ``null`` and a JSON null are missing values. Returns
-    :class:`Annotations`; white space around ids and values is stripped with
-    a warning, an empty id is an error naming its line.
+    when the header (the first object) holds both. ``coders`` keeps the rows
+    of those coders; ``ignore_columns`` is refused (a long file's other
+    columns are never read). An empty cell, ``NA``, ``null`` and a JSON null
+    are missing values. Returns :class:`Annotations`; white space around ids
+    and values is stripped with a warning, an empty or missing id (``NA``,
+    ``null``, ``nan``) is an error naming its line.
     """
     chunks = _text_chunks(path)
     first, lines = next(chunks)
@@ -1332,12 +1535,13 @@ def read_annotations(
         value_column or ANNOTATION_COLUMNS[2],
     )
     given = long or coder_column is not None or value_column is not None
+    select = _Selection(path, coders, ignore_columns, unit_column)
     if kind == "jsonl":
         read = _jsonl_annotations
     else:
         read = _table_annotations
-    units, coders, values, lines, form = read(
-        path, chunks, kind, names, given, unit_column
+    units, coder_ids, values, lines, form = read(
+        path, chunks, kind, names, given, unit_column, select
     )
     if not lines:
         raise InputError(
@@ -1349,18 +1553,26 @@ def read_annotations(
         for v in _stripped(path, values, 1, "value", lines)
     ]
     ids = []
-    for what, column in (("unit", units), ("coder", coders)):
+    for what, column in (("unit", units), ("coder", coder_ids)):
         if column is None:  # wide, without ids: a unit is its line
             ids.append(list(lines))
             continue
-        empty = next((i for i, v in enumerate(column) if not v.strip()), None)
+        empty = next(
+            (i for i, v in enumerate(column) if v.strip() in MISSING_IDS), None
+        )
         if empty is not None:
+            bad = column[empty].strip()
+            shown = f"{bad!r}, a missing value" if bad else "empty"
             raise InputError(
-                f"{path}, line {lines[empty]}: the {what} id is empty; every row "
-                "needs one."
+                f"{path}, line {lines[empty]}: the {what} id is {shown}; every row "
+                f"needs one (in the column of --{what}-column)."
             )
         ids.append(_ids(_stripped(path, column, 1, f"{what} id", lines)))
-    return Annotations(ids[0], ids[1], values, lines, form)
+    annotations = Annotations(ids[0], ids[1], values, lines, form)
+    if form == "long":
+        return select.long(annotations)
+    select.check_wide(annotations)
+    return annotations
 
 
 def _header(path, chunks, kind):
@@ -1369,17 +1581,22 @@ def _header(path, chunks, kind):
     (first, lines), rest = next(chunks), chunks
     raw = next(_csv_rows(path, lines[:1], delimiter))
     header = _stripped(path, raw, 1, "column name")
-    twice = sorted({c for c in header if header.count(c) > 1})
-    if twice or "" in header:
+    problem = _names_problem(header)
+    if problem:
         raise InputError(
-            f"{path}, line 1: the header {header} "
-            + (f"names {twice[0]!r} twice" if twice else "holds an empty name")
-            + "; give each column a name of its own."
+            f"{path}, line 1: the header {header} {problem}; give each column a "
+            "name of its own"
+            + (
+                " (pandas' to_csv writes an unnamed index so: write with "
+                "index=False, or name the index)."
+                if header[0] == ""
+                else "."
+            )
         )
     return raw, header, delimiter, itertools.chain([(first, lines)], rest)
 
 
-def _table_annotations(path, chunks, kind, names, long, unit_column):
+def _table_annotations(path, chunks, kind, names, long, unit_column, select):
     """The annotations of a CSV/TSV file (:func:`read_annotations`)."""
     raw, header, delimiter, chunks = _header(path, chunks, kind)
     long = long or (names[1] in header and names[2] in header)
@@ -1394,7 +1611,7 @@ def _table_annotations(path, chunks, kind, names, long, unit_column):
         )
         columns = [spelling.get(name, name) for name in names]
     else:
-        coders = [c for c in header if c != unit_column]
+        coders = select.columns(header, unit_column)
         if len(coders) < 2:
             raise InputError(
                 f"{path}, line 1: the header {header} names "
@@ -1428,7 +1645,7 @@ def _table_annotations(path, chunks, kind, names, long, unit_column):
     return units, coder_ids, values, lines, "long" if long else "wide"
 
 
-def _jsonl_annotations(path, chunks, kind, names, long, unit_column):
+def _jsonl_annotations(path, chunks, kind, names, long, unit_column, select):
     """The annotations of a JSON Lines file (:func:`read_annotations`)."""
     if not long:
         first, lines = next(chunks)
@@ -1452,7 +1669,7 @@ def _jsonl_annotations(path, chunks, kind, names, long, unit_column):
             values += v
             lines += range(line, line + len(u))
         return units, coders, values, lines, "long"
-    units, coders, values, lines = [], [], [], []
+    units, coders, values, lines, fields = [], [], [], [], set()
     for line, texts in chunks:
         for i, record in _jsonl_records(path, texts, line):
             if not isinstance(record, dict):
@@ -1467,14 +1684,16 @@ def _jsonl_annotations(path, chunks, kind, names, long, unit_column):
                         "--unit-column with the field of the unit's id, or none."
                     )
                 unit = _json_label(path, i, unit_column, record[unit_column], "unit id")
+            fields.update(record)
             for coder, value in record.items():
-                if coder == unit_column:
+                if coder == unit_column or not select.keep(coder):
                     continue
                 if unit_column is not None:
                     units.append(unit)
                 coders.append(coder)
                 values.append(_json_label(path, i, coder, value, "value", True))
                 lines.append(i)
+    select.check_present(fields, "field")
     if unit_column is None:
         units = None
     return units, coders, values, lines, "wide"
@@ -1485,90 +1704,366 @@ class Records(NamedTuple):
 
     ``values`` maps each field to its values, one per record, as text (None
     where an optional field is missing); ``lines`` is the line of each
-    record, or with ``unit="row"`` its row in a Parquet file (from 1).
+    record, or with ``unit="row"`` its row in a Parquet file or its place
+    in a whole log (from 1). ``raw`` maps the fields asked for as written
+    (JSON values; a table's text) and, with ``others``, every other
+    top-level field whose values are strings, numbers or booleans, None
+    where a record lacks it. ``places`` names a whole log's records
+    (``samples[0]``, ``samples/1_epoch_1.json``), or is None.
     """
 
     values: dict
     lines: list
     unit: str = "line"
+    raw: dict = {}
+    places: list | None = None
 
     def where(self, i):
-        """Where record ``i`` is, for messages: ``line N``, or a Parquet
-        file's ``row N (counting from 1)``."""
+        """Where record ``i`` is, for messages: ``line N``, a Parquet file's
+        ``row N (counting from 1)``, or a whole log's record."""
+        if self.places is not None:
+            return self.places[i]
         return _place(self.lines[i], self.unit)
 
+    def subset(self, keep):
+        """The records where ``keep`` (a boolean array) is true."""
+        index = np.flatnonzero(keep).tolist()
 
-def read_records(path, fields, *, optional=()):
-    """Read fields of the records of a JSON Lines, CSV/TSV or Parquet file.
+        def take(column):
+            return [column[i] for i in index]
+
+        return Records(
+            {f: take(v) for f, v in self.values.items()},
+            take(self.lines),
+            self.unit,
+            {f: take(v) for f, v in self.raw.items()},
+            None if self.places is None else take(self.places),
+        )
+
+
+# the array of a whole log's records when no --records-field names one:
+# inspect_ai's `log dump` and lm-evaluation-harness's results hold "samples"
+RECORDS_KEY = "samples"
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def read_records(
+    path, fields, *, optional=(), raw=(), others=False, records_field=None
+):
+    """Read fields of the records of a JSON Lines, CSV/TSV or Parquet file,
+    or of a whole log: a JSON document holding the records in an array, or
+    an inspect_ai ``.eval`` archive.
 
     ``fields`` maps each field (a column, a JSON key or a dotted path into
     nested JSON objects) to the option that names it, for messages
-    (``{"score": "--score-field"}``). The kind of file is its extension's
-    (``.jsonl``, ``.ndjson``, ``.csv``, ``.tsv``, ``.parquet``), else its
-    first line's (``{`` starts JSON Lines). A field of ``optional`` may be
-    missing: an absent JSON key, a null, an empty cell, ``NA`` or ``null``
-    read as None. Returns :class:`Records`; values are text, stripped of
-    white space with a warning; a missing field is an error naming the file,
-    the line (a Parquet file's row) and the option.
+    (``{"score": "--score-field"}``); so does ``raw``, of the fields
+    returned as written (``Records.raw``). The kind of file is its
+    extension's (``.jsonl``, ``.ndjson``, ``.csv``, ``.tsv``, ``.parquet``,
+    ``.json``, ``.eval``), else its first line's (``{`` starts JSON Lines,
+    ``[`` a JSON array). A JSON document's records are the array at
+    ``records_field`` (``--records-field``, a dotted path), else under
+    ``samples`` (or, when ``samples`` maps tasks to arrays, the one task's),
+    else the only array of objects; several candidates are an error naming
+    each option. An ``.eval`` archive's records are its ``samples/*.json``.
+    A field of ``optional`` may be missing: an absent JSON key, a null, an
+    empty cell, ``NA`` or ``null`` read as None. Returns :class:`Records`;
+    values are text, stripped of white space with a warning; a missing
+    field is an error naming the file, the line (a row, a record) and the
+    option.
     """
-    names = list(fields)
     if _check_regular(path) == 0:
         raise InputError(f"{path} is empty; it needs one record per item.")
-    unit = "line"
-    if os.path.splitext(str(path))[1].lower() == ".parquet":
-        values, lines = _parquet_values(path, fields, optional)
-        unit = "row"
+    ext = os.path.splitext(str(path))[1].lower()
+    with open(path, "rb") as f:
+        zipped = f.read(4) == b"PK\x03\x04"
+    if zipped or ext == ".eval":
+        _no_records_field(path, records_field, "an inspect_ai .eval archive")
+        records, places = _archive_records(path)
+        return _whole_log(path, records, places, fields, optional, raw, others)
+    if ext == ".parquet":
+        _no_records_field(path, records_field, "a Parquet file")
+        return _parquet_values(path, fields, optional, raw, others)
+    chunks = _text_chunks(path)
+    first, head = next(chunks)
+    chunks = itertools.chain([(first, head)], chunks)
+    start = next((v for v in head if v.strip()), "").lstrip()
+    kind = _annotation_kind(path, start)
+    whole = ext == ".json" or start.startswith("[")
+    if kind == "jsonl" and not whole:
+        whole = _holds_records(start, fields)
+    if not whole:
+        what = "JSON Lines" if kind == "jsonl" else "a CSV/TSV table"
+        _no_records_field(path, records_field, what)
     else:
-        chunks = _text_chunks(path)
-        first, head = next(chunks)
-        chunks = itertools.chain([(first, head)], chunks)
-        start = next((v for v in head if v.strip()), "")
-        if start.lstrip().startswith("["):
+        document = _json_document(path)
+        records, places = _records_of(path, document, records_field)
+        return _whole_log(path, records, places, fields, optional, raw, others)
+    if kind == "jsonl":
+        pairs = (
+            pair for line, lines in chunks for pair in _jsonl_records(path, lines, line)
+        )
+        values, lines, seen = _record_columns(
+            path, pairs, fields, optional, raw, others, "line"
+        )
+        return _records(path, fields, values, lines, "line", seen)
+    return _table_records(path, chunks, kind, fields, optional, raw, others)
+
+
+def _no_records_field(path, records_field, what):
+    if records_field is not None:
+        raise InputError(
+            f"--records-field {records_field} names the array of records in a "
+            f"JSON document; {path} is {what}, read record by record: drop "
+            "--records-field."
+        )
+
+
+def _holds_records(start, fields):
+    """Whether the first line of a JSON Lines file is a whole log on one
+    line: an object that lacks the first field and holds an array of
+    objects (``inspect log dump`` written compactly)."""
+    if start.strip() == "{":
+        return True  # a document over several lines (json.dump's indent)
+    try:
+        first = json.loads(start)
+    except json.JSONDecodeError:
+        return False  # not JSON: the JSON Lines reader names the line
+    if not isinstance(first, dict) or _lookup(first, next(iter(fields)))[0]:
+        return False
+    return bool(_record_arrays(first))
+
+
+def _json_document(path):
+    """A JSON document, parsed whole; one that is not JSON is an error."""
+    with open(path, encoding="utf-8-sig") as f:
+        try:
+            return json.load(f)
+        except json.JSONDecodeError as exc:
             raise InputError(
-                f"{path} holds a JSON array, not JSON Lines: write one object a "
-                f"line (e.g. jq -c '.[]' {path} > records.jsonl)."
+                f"{path}, line {exc.lineno}: not JSON ({exc.msg}, at character "
+                f"{exc.colno}); a whole log is one JSON document, JSON Lines "
+                "one object a line."
+            ) from None
+        except UnicodeDecodeError:
+            raise _not_utf8(path, 1) from None
+
+
+def _is_records(value):
+    return isinstance(value, list) and bool(value) and isinstance(value[0], dict)
+
+
+def _record_arrays(document):
+    """The dotted paths of a document's arrays of objects, and their sizes:
+    its top-level keys', and one level down (lm-evaluation-harness's
+    ``samples`` of each task)."""
+    found = {}
+    for key, value in document.items():
+        if _is_records(value):
+            found[key] = len(value)
+        elif isinstance(value, dict):
+            for inner, array in value.items():
+                if _is_records(array):
+                    found[f"{key}.{inner}"] = len(array)
+    return found
+
+
+def _records_of(path, document, records_field):
+    """The records of a whole JSON document and their places, for messages."""
+    if isinstance(document, list):
+        if records_field is not None:
+            _no_records_field(path, records_field, "a JSON array of records")
+        name, records = "", document
+    elif not isinstance(document, dict):
+        raise InputError(
+            f"{path} holds a JSON {type(document).__name__}, not records; give "
+            "JSON Lines (one object a line), a JSON array of objects, or a log "
+            "holding one."
+        )
+    elif records_field is not None:
+        found, records = _lookup(document, records_field)
+        if not found or not isinstance(records, list):
+            raise InputError(
+                f"{path}: --records-field {records_field} names no array of "
+                f"records; the arrays of objects are {_array_list(document)}."
             )
-        kind = _annotation_kind(path, start)
-        fix = {
-            f: f"pass {option} with the name of its field."
-            for f, option in fields.items()
-        }
-        if kind == "jsonl":
-            what = {f: f"{option} value" for f, option in fields.items()}
-            cells = _jsonl_values(path, chunks, names, fix, optional, what)
+        name = records_field
+    else:
+        arrays = _record_arrays(document)
+        tasks = [a for a in arrays if a.startswith(RECORDS_KEY + ".")]
+        if RECORDS_KEY in arrays:
+            name = RECORDS_KEY
+        elif len(tasks) == 1 or (len(arrays) == 1 and not tasks):
+            name = tasks[0] if tasks else next(iter(arrays))
+        elif arrays:
+            options = tasks or list(arrays)
+            raise InputError(
+                f"{path} holds several arrays of records ("
+                + ", ".join(f"{a}: {arrays[a]}" for a in options)
+                + f"); say which with --records-field {options[0]}."
+            )
         else:
-            raw, header, delimiter, chunks = _header(path, chunks, kind)
-            for field in names:
-                if field not in header:
-                    raise InputError(
-                        f"{path}, line 1: no column {field!r} in the header "
-                        f"{header!r}; pass {fields[field]} with the name of its column."
-                    )
-            spelling = dict(zip(header, raw, strict=True))
-            columns = [spelling[f] for f in names]
-            cells = _table_cells(path, chunks, columns, delimiter, "")
-        values, lines = [[] for _ in names], []
-        for line, part in cells:
-            for joined, column in zip(values, part, strict=True):
-                joined.extend(column)
-            lines += range(line, line + len(part[0]))
-        if kind != "jsonl":
-            values = [
-                [None if v in MISSING_VALUES else v for v in column]
-                if f in optional
-                else column
-                for f, column in zip(names, values, strict=True)
-            ]
+            raise InputError(
+                f"{path} is a JSON object with no array of records (its fields "
+                f"are {list(document)}); give the per-item records: JSON Lines "
+                "(lm-evaluation-harness's --log_samples writes "
+                "samples_<task>_<date>.jsonl), or a log holding them in an "
+                "array (inspect_ai's log dump, a .eval archive)."
+            )
+        records = _lookup(document, name)[1]
+    if not records:
+        raise InputError(
+            f"{path} holds no record under {name!r}; it needs one per item."
+        )
+    bad = next((i for i, r in enumerate(records) if not isinstance(r, dict)), None)
+    if bad is not None:
+        raise InputError(
+            f"{path}, {name}[{bad}]: a {type(records[bad]).__name__}, not a "
+            "record; the array must hold one JSON object per record."
+        )
+    return records, [f"{name}[{i}]" for i in range(len(records))]
+
+
+def _array_list(document):
+    arrays = _record_arrays(document)
+    return ", ".join(f"{a} ({n})" for a, n in arrays.items()) or "none"
+
+
+def _archive_records(path):
+    """An inspect_ai ``.eval`` archive's samples (``samples/*.json``), read
+    with the standard library, and the members' names."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = sorted(
+                n
+                for n in archive.namelist()
+                if n.startswith("samples/") and n.endswith(".json")
+            )
+            if not names:
+                raise InputError(
+                    f"{path} is a zip archive with no samples/*.json member; an "
+                    "inspect_ai .eval log holds one per sample (a log written "
+                    "without samples has none to compare)."
+                )
+            records = []
+            for name in names:
+                try:
+                    record = json.loads(archive.read(name))
+                except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                    raise InputError(f"{path}, {name}: not JSON ({exc}).") from None
+                if not isinstance(record, dict):
+                    raise InputError(f"{path}, {name}: not a JSON object (a sample).")
+                records.append(record)
+    except zipfile.BadZipFile as exc:
+        raise InputError(f"{path}: not a readable zip archive ({exc}).") from None
+    return records, names
+
+
+def _whole_log(path, records, places, fields, optional, raw, others):
+    pairs = enumerate(records, start=1)
+    values, lines, seen = _record_columns(
+        path, pairs, fields, optional, raw, others, "row", places
+    )
+    return _records(path, fields, values, lines, "row", seen, places)
+
+
+def _record_columns(path, pairs, fields, optional, raw, others, unit, places=None):
+    """The columns of JSON records: ``fields`` as text, ``raw`` as written,
+    and with ``others`` each top-level field of strings, numbers or booleans.
+
+    ``pairs`` yields ``(number, record)``, the number a line (``unit``
+    "line") or a record's place from 1 (``places[number - 1]`` names it).
+    """
+    names, lines = list(fields), []
+    values = [[] for _ in names]
+    written = {f: [] for f in raw}
+    extra, nested = {}, set()
+    for n, record in pairs:
+        k = len(lines)
+        lines.append(n)
+        place = _place(n, unit) if places is None else places[n - 1]
+        for field, column in zip(names, values, strict=True):
+            column.append(_record_text(path, record, field, fields[field], optional,
+                                       (n, unit, place)))  # fmt: skip
+        for field, column in written.items():
+            column.append(_lookup(record, field)[1])
+        if others and isinstance(record, dict):
+            for key, value in record.items():
+                if isinstance(value, _SCALARS):
+                    extra.setdefault(key, {})[k] = value
+                else:
+                    nested.add(key)
+    n_records = len(lines)
+    seen = {
+        key: [column.get(k) for k in range(n_records)]
+        for key, column in extra.items()
+        if key not in nested and key not in fields and key not in written
+    }
+    return values, lines, {**written, **seen}
+
+
+def _record_text(path, record, field, option, optional, where):
+    """The value of ``field`` (a key or a dotted path) of a JSON record as
+    text (:func:`_json_label`); absent, an error naming the file, the place
+    and ``option``. ``where`` is ``(number, unit, place)``: the record's line
+    or row, its unit, and the place's words."""
+    number, unit, place = where
+    found, value = _lookup(record, field)
+    if not found and field not in optional:
+        held = list(record) if isinstance(record, dict) else []
+        raise InputError(
+            f"{path}, {place}: no field {field!r} (the record's fields are "
+            f"{held}); pass {option} with the name of its field."
+        )
+    what = f"{option} value"
+    return _json_label(path, number, field, value, what, field in optional, unit)
+
+
+def _records(path, fields, values, lines, unit, raw, places=None):
+    """:class:`Records` of the columns read, stripped (with a warning)."""
     if not lines:
         raise InputError(f"{path} holds no record; it needs one per item.")
     out = {}
-    for field, column in zip(names, values, strict=True):
+    for field, column in zip(fields, values, strict=True):
         out[field] = _stripped(path, column, 1, f"{fields[field]} value", lines, unit)
-    return Records(out, lines, unit)
+    return Records(out, lines, unit, raw, places)
 
 
-def _parquet_values(path, fields, optional):
-    """The values of ``fields`` of a Parquet file as text, and the row numbers."""
+def _table_records(path, chunks, kind, fields, optional, raw, others):
+    """The records of a CSV/TSV with a header: its cells are text."""
+    names = list(fields)
+    raw_header, header, delimiter, chunks = _header(path, chunks, kind)
+    wanted = {**fields, **{f: o for f, o in raw.items() if f not in fields}}
+    for field, option in wanted.items():
+        if field not in header:
+            raise InputError(
+                f"{path}, line 1: no column {field!r} in the header {header!r}; "
+                f"pass {option} with the name of its column."
+            )
+    read = list(wanted) + [c for c in header if others and c not in wanted]
+    spelling = dict(zip(header, raw_header, strict=True))
+    columns, lines = [[] for _ in read], []
+    cells = _table_cells(path, chunks, [spelling[c] for c in read], delimiter, "")
+    for line, part in cells:
+        for joined, column in zip(columns, part, strict=True):
+            joined.extend(column)
+        lines += range(line, line + len(part[0]))
+    by_name = dict(zip(read, columns, strict=True))
+    values = [
+        [None if v in MISSING_VALUES else v for v in by_name[f]]
+        if f in optional
+        else by_name[f]
+        for f in names
+    ]
+    as_written = {f: by_name[f] for f in read if f in raw or f not in wanted}
+    return _records(path, fields, values, lines, "line", as_written)
+
+
+def _parquet_values(path, fields, optional, raw=(), others=False):
+    """The records of a Parquet file: ``fields`` as text, ``raw`` (and with
+    ``others`` the other columns of strings, numbers or booleans) as held."""
     _check_regular(path)
     names = list(fields)
     try:
@@ -1578,7 +2073,7 @@ def _parquet_values(path, fields, optional):
     try:
         if pq is not None:
             columns = pq.read_schema(path).names
-            table = pq.read_table(path, columns=[f for f in names if f in columns])
+            table = pq.read_table(path)
         else:
             import pandas
 
@@ -1590,14 +2085,18 @@ def _parquet_values(path, fields, optional):
         ) from None
     except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
         raise InputError(f"{path}: not a readable Parquet file ({exc}).") from None
-    values = []
-    for field in names:
+
+    def column_of(field, option):
         if field not in columns:
             raise InputError(
-                f"{path}: no column {field!r} in {columns!r}; pass {fields[field]} "
-                "with the name of its column (nested Parquet fields are not read)."
+                f"{path}: no column {field!r} in {columns!r}; pass {option} with "
+                "the name of its column (nested Parquet fields are not read)."
             )
-        column = table.column(field).to_pylist() if pq else table[field].tolist()
+        return table.column(field).to_pylist() if pq else table[field].tolist()
+
+    values = []
+    for field in names:
+        column = column_of(field, fields[field])
         # None, or pandas' NaN, is a missing value of an optional field
         missing = [field in optional and (v is None or v != v) for v in column]
         values.append(
@@ -1610,4 +2109,11 @@ def _parquet_values(path, fields, optional):
                 for i, (v, gone) in enumerate(zip(column, missing, strict=True), 1)
             ]
         )
-    return values, list(range(1, len(values[0]) + 1))
+    as_written = {f: column_of(f, option) for f, option in raw.items()}
+    for field in columns if others else ():
+        if field not in fields and field not in as_written:
+            column = column_of(field, "")
+            if all(isinstance(v, _SCALARS) for v in column):
+                as_written[field] = column
+    lines = list(range(1, len(values[0]) + 1))
+    return _records(path, fields, values, lines, "row", as_written)

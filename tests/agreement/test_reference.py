@@ -179,8 +179,11 @@ def _irrcac(data, method, weights=None, categories=None):
 
     ratings = pd.DataFrame(np.asarray(data, dtype=float).T)
     with warnings.catch_warnings():
-        # irrCAC replaces "" in a frame that dropna gave it (pandas warns)
-        warnings.simplefilter("ignore", pd.errors.SettingWithCopyWarning)
+        # irrCAC replaces "" in a frame that dropna gave it (pandas < 3 warns;
+        # pandas 3 has no such warning)
+        copy_warning = getattr(pd.errors, "SettingWithCopyWarning", None)
+        if copy_warning is not None:
+            warnings.simplefilter("ignore", copy_warning)
         cac = raw.CAC(
             ratings,
             weights="identity" if weights is None else weights,

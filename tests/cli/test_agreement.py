@@ -503,3 +503,167 @@ def test_model_coefficient_is_checked(capsys):
         main(["agreement", "x.csv", "--model-coefficient", "fleiss_kappa"])
     assert info.value.code == 2
     assert "invalid choice: 'fleiss_kappa'" in capsys.readouterr().err
+
+
+# -- columns that are no coders (issue 36) ------------------------------------
+
+# irrCAC's raw_ben_gerry as pandas' to_csv writes it (its index, Group and
+# Units, becomes two columns); Krippendorff's alpha of Ben and Gerry is
+# 0.6648936 (krippendorff 0.8, the letters coded 0-4)
+BEN_GERRY = ["Group,Units,Ben,Gerry", "G2,1,a,b", "G2,2,a,a", "G1,3,b,b", "G1,4,b,b",
+             "G1,5,d,b", "G2,6,c,c", "G1,7,c,c", "G2,8,c,c", "G2,9,e,e", "G1,10,d,",
+             "G1,11,d,d", "G2,12,a,d"]  # fmt: skip
+ALPHA_BEN_GERRY = 0.6648936170212766
+
+
+def _alpha(path, *argv):
+    payload = main_json(["agreement", path, *FAST, "--format", "json", *argv])
+    return payload, payload["report"]["intervals"]["krippendorff_alpha"]["statistic"]
+
+
+def test_a_group_column_is_no_coder_without_a_word(capsys, tmp_path):
+    # before: Group was a third coder, alpha 0.1139 with exit status 0
+    path = write(tmp_path / "bg.csv", BEN_GERRY)
+    err = error(capsys, ["agreement", path, *FAST, "--unit-column", "Units"])
+    assert (
+        f"{path}, line 1: the column 'Group' does not look like a coder ('Group': "
+        "its values ('G1', 'G2') are none of the other columns'). If it is no "
+        "coder, pass --ignore-columns Group" in err
+    )
+    assert "--coders Ben,Gerry,Group" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--unit-column", "Units", "--ignore-columns", "Group"],
+        ["--unit-column", "Units", "--coders", "Ben,Gerry"],
+        ["--unit-column", "Units", "--coders", " Ben , Gerry"],
+        ["--ignore-columns", "Group,Units"],
+    ],
+)
+def test_coders_and_ignored_columns_give_the_alpha_of_the_coders(tmp_path, argv):
+    path = write(tmp_path / "bg.csv", BEN_GERRY)
+    payload, alpha = _alpha(path, *argv)
+    assert alpha == pytest.approx(ALPHA_BEN_GERRY)
+    assert payload["n_coders"] == 2
+    assert payload["report"]["coders"]["coders"] == ["Ben", "Gerry"]
+    option = "coders" if "--coders" in argv else "ignore_columns"
+    assert option in payload["signature"]
+
+
+def test_a_unit_id_column_is_no_coder(capsys, tmp_path):
+    # Krippendorff (2011) as irrCAC's raw_4raters.to_csv() writes it: the
+    # unit's id 'Units' was read as a fifth coder
+    rows = ["Units,Rater1,Rater2,Rater3,Rater4"] + [
+        f"{j + 1}," + ",".join("" if v is None else f"{v}.0" for v in column)
+        for j, column in enumerate(zip(*KRIPPENDORFF_2011, strict=True))
+    ]
+    path = write(tmp_path / "k.csv", rows)
+    err = error(capsys, ["agreement", path, *FAST])
+    assert (
+        "the column 'Units' does not look like a coder ('Units': its 12 values" in err
+    )
+    assert "all different, as a unit id's are, where the other columns hold 5" in err
+    _, alpha = _alpha(path, "--unit-column", "Units")
+    assert alpha == pytest.approx(0.743421052631579)  # Krippendorff (2011)
+
+
+def test_wide_json_lines_take_coders_and_ignored_fields(capsys, tmp_path):
+    rows = [
+        json.dumps(dict(zip(BEN_GERRY[0].split(","), line.split(","), strict=True)))
+        for line in BEN_GERRY[1:]
+    ]
+    path = write(tmp_path / "bg.jsonl", rows)
+    err = error(capsys, ["agreement", path, *FAST, "--unit-column", "Units"])
+    assert "the column 'Group' does not look like a coder" in err
+    for argv in (["--ignore-columns", "Group"], ["--coders", "Ben,Gerry"]):
+        _, alpha = _alpha(path, "--unit-column", "Units", *argv)
+        # the JSON Lines give Gerry's missing value as "" (missing too)
+        assert alpha == pytest.approx(ALPHA_BEN_GERRY)
+    capsys.readouterr()  # the warnings of the runs above
+    err = error(capsys, ["agreement", path, "--unit-column", "Units",
+                         "--ignore-columns", "Grp"])  # fmt: skip
+    assert "--ignore-columns Grp: no field 'Grp' in" in err
+
+
+def test_long_files_keep_the_named_coders_and_refuse_ignored_columns(
+    capsys, forms, data
+):
+    for form in ("long.csv", "long.jsonl"):
+        payload = _report(forms[form], "--coders", "ann1,ann3")
+        assert payload["report"]["coders"]["coders"] == ["ann1", "ann3"]
+        assert payload["report"] == _expected(
+            data[[0, 2]], coder_names=["ann1", "ann3"]
+        )
+        capsys.readouterr()  # the warnings of the run above
+        err = error(capsys, ["agreement", forms[form], "--ignore-columns", "x"])
+        assert "--ignore-columns x: " in err and "is a long file" in err
+        err = error(capsys, ["agreement", forms[form], "--coders", "ann1,zed"])
+        assert "--coders ann1,zed: no coder 'zed' in" in err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--coders", "Ben,Ben"], "--coders Ben,Ben: names 'Ben' twice"),
+        (["--coders", "Ben"], "--coders Ben: name at least 2 coders"),
+        (["--coders", "Ben,Bob"], "--coders Ben,Bob: no column 'Bob' in"),
+        (["--ignore-columns", "Grp"], "--ignore-columns Grp: no column 'Grp' in"),
+        (["--coders", "Ben,Units"],
+         "--coders Ben,Units: 'Units' is the unit column (--unit-column)"),
+        (["--coders", "Ben,Gerry", "--ignore-columns", "Group"],
+         "--coders Ben,Gerry and --ignore-columns Group: give one of them"),
+    ],
+)  # fmt: skip
+def test_bad_column_selections_are_refused(capsys, tmp_path, argv, message):
+    path = write(tmp_path / "bg.csv", BEN_GERRY)
+    err = error(capsys, ["agreement", path, "--unit-column", "Units", *argv])
+    assert message in err
+
+
+@pytest.mark.parametrize("missing", ["NA", "null", "nan", "None"])
+def test_a_missing_unit_or_coder_id_is_refused(capsys, tmp_path, missing):
+    path = write(tmp_path / "l.csv", ["unit,coder,value", "1,a,x", f"{missing},b,y"])
+    err = error(capsys, ["agreement", path])
+    assert f"line 3: the unit id is {missing!r}, a missing value" in err
+    path = write(tmp_path / "c.csv", ["unit,coder,value", "1,a,x", f"1,{missing},y"])
+    err = error(capsys, ["agreement", path])
+    assert f"line 3: the coder id is {missing!r}, a missing value" in err
+    assert "--coder-column" in err
+    path = write(tmp_path / "w.csv", ["id,a,b", "1,x,y", f"{missing},x,x"])
+    err = error(capsys, ["agreement", path, "--unit-column", "id"])
+    assert f"line 3: the unit id is {missing!r}, a missing value" in err
+
+
+def test_a_transposed_wide_file_is_refused(capsys, tmp_path):
+    # a coders x units matrix written as it is: 4 rows, 12 columns
+    rows = [",".join(f"u{j}" for j in range(12))] + [
+        ",".join("" if v is None else str(v) for v in row) for row in KRIPPENDORFF_2011
+    ]
+    path = write(tmp_path / "t.csv", rows)
+    err = error(capsys, ["agreement", path, *FAST])
+    assert f"{path}: 12 coder columns and 4 units (rows)" in err
+    assert "looks transposed" in err and "--coders u0,u1" in err
+
+
+def test_each_warning_prints_once(tmp_path):
+    # before: the small-sample warning printed once per coefficient
+    path = write(tmp_path / "bg.csv", BEN_GERRY)
+    payload, _ = _alpha(path, "--unit-column", "Units", "--coders", "Ben,Gerry")
+    texts = [w["message"] for w in payload["warnings"]]
+    assert len(texts) == len(set(texts))
+    (few,) = [t for t in texts if "fewer than 50" in t]
+    assert few.startswith("ANNOTATIONS has 11 units with values from 2 coders or more")
+
+
+def test_weighted_agreement_is_labelled_in_the_text(tmp_path):
+    rows = ["item,A,B,C,D"] + [
+        f"u{j}," + ",".join("" if v is None else str(v) for v in column)
+        for j, column in enumerate(zip(*KRIPPENDORFF_2011, strict=True))
+    ]
+    path = write(tmp_path / "k.csv", rows)
+    code, out = run_main(["agreement", path, *FAST, "--unit-column", "item",
+                          "--level", "interval"])  # fmt: skip
+    assert code == 0
+    assert "fleiss_kappa (weighted)" in out and "'observed' is weighted" in out

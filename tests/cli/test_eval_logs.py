@@ -137,7 +137,13 @@ def test_a_baseline_and_no_correction(tmp_path, logs):
         ("A", "B"),
         ("A", "C"),
     ]
-    assert comparison["tied_with_best"] is None and comparison["correction"] is None
+    assert comparison["correction"] is None
+    # issue 36: --baseline dropped the tied-with-best column; the best's own
+    # tests against the others give it
+    assert comparison["best"] == "B" and comparison["tied_with_best"][0] == "B"
+    text = run_main(["eval-logs", *paths, "--names", "A,B,C", "--on-duplicate",
+                     "repeats", "--baseline", "A", *FAST])[1]  # fmt: skip
+    assert "tied with best" in text and "tied with the best (B)" in text
     for p in comparison["pairs"]:
         assert p["pvalue_adjusted"] == p["pvalue"]
 
@@ -498,6 +504,10 @@ def test_human_field_gives_the_prediction_powered_mean(tmp_path, capsys):
     assert code == 0
     assert expected.summary() in text
     assert "people's mean" in text and "over the 150 they scored" in text
+    # issue 36: say over which items the judge's mean is taken
+    rest = float(np.mean(judge[np.isnan(human)]))
+    assert f"judge's mean {np.mean(judge):.4f} over all 1000 items" in text
+    assert f"and {rest:.4f} over the 850 nobody scored" in text
     # a CSV's empty cells are the unscored items
     rows = ["id,score,human"]
     rows += [f"{r['id']},{r['score']},{r.get('human', '')}" for r in records]
@@ -589,11 +599,32 @@ def test_options_that_would_do_nothing_are_refused(tmp_path, capsys, logs):
     "text, expected",
     [
         ("", "is empty; it needs one record per item"),
-        ('[{"id": 1, "score": 1}]\n', "holds a JSON array, not JSON Lines"),
+        ('[{"id": 1, "score": 1}, 3]\n', "run.jsonl, [1]: a int, not a record"),
         ('{"doc_id": 1, "acc": 1}\n', "no field 'id' (the record's fields are"),
+        # issue 36: a whole log said "pass --id-field", the wrong way
+        (
+            '{"version": 2, "results": {}, "reductions": [{"a": 1}], "x": [{"b": 2}]}',
+            "holds several arrays of records (reductions: 1, x: 1); say which with "
+            "--records-field reductions",
+        ),
     ],
 )
 def test_files_of_another_shape_say_what_they_are(tmp_path, capsys, text, expected):
     path = tmp_path / "run.jsonl"
     path.write_text(text)
     assert expected in error(capsys, ["eval-logs", str(path)])
+
+
+def test_where_filters_each_run_before_the_join(tmp_path, capsys, logs):
+    # --where keeps the records of one passage in every run, on JSONL and CSV
+    two = {k: logs[k] for k in "AB"}
+    paths = _write_runs(tmp_path, two)
+    csv = _write_runs(tmp_path / "csv", two, kind="csv")
+    argv = ["--on-duplicate", "repeats", "--where", "passage=p01", *FAST]
+    for files in (paths, csv):
+        payload = _payload(["eval-logs", *files, *argv])
+        assert payload["join"]["n_items"] == 4
+        want = np.mean([r["score"] for r in logs["A"] if r["passage"] == "p01"])
+        assert payload["comparison"]["runs"][0]["mean"] == pytest.approx(want)
+    err = error(capsys, ["eval-logs", *paths, *argv, "--where", "passage=p02"])
+    assert "--where passage=p01 and --where passage=p02" in err
