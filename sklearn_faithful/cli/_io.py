@@ -528,20 +528,47 @@ def _table_cells(path, chunks, columns, delimiter, fix):
         line += len(batch)
 
 
+class _RepeatedKey(ValueError):
+    """A JSON object that names a key twice (``json.loads`` keeps the last)."""
+
+
+def _unique_keys(pairs):
+    """The ``object_pairs_hook`` of the readers: a dict of ``pairs``, or
+    :class:`_RepeatedKey` when a key comes twice, which JSON allows but which
+    would keep one of two values without a word."""
+    record = dict(pairs)
+    if len(record) != len(pairs):
+        seen = set()
+        key = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise _RepeatedKey(key)
+    return record
+
+
 def _jsonl_records(path, lines, line):
     """Yield ``(i, record)``: each of ``lines`` (whose first is line ``line``
-    of ``path``) parsed as JSON; a blank line or one that is no JSON is an
-    error naming it."""
+    of ``path``) parsed as JSON; a blank line, one that is no JSON, or an
+    object that names a key twice is an error naming it."""
     for i, text in enumerate(lines, start=line):
         if not text.strip():
             raise InputError(
                 f"{path}, line {i} is blank; JSON Lines hold one object a line."
             )
         try:
-            yield i, json.loads(text)
+            record = json.loads(text)
+            # a flat object whose keys each come once has as many '":' as
+            # keys; any other (nested, spaced, repeated) is parsed again with
+            # the check of repeated keys, which costs twice the parse
+            if isinstance(record, dict) and text.count('":') != len(record):
+                record = json.loads(text, object_pairs_hook=_unique_keys)
+            yield i, record
         except json.JSONDecodeError as exc:
             raise InputError(
                 f"{path}, line {i}: not JSON ({exc.msg}, at character {exc.colno})."
+            ) from None
+        except _RepeatedKey as exc:
+            raise InputError(
+                f"{path}, line {i}: the object names {exc.args[0]!r} twice, so one "
+                "of its two values would be dropped; give each key once."
             ) from None
 
 
@@ -1838,12 +1865,17 @@ def _json_document(path):
     """A JSON document, parsed whole; one that is not JSON is an error."""
     with open(path, encoding="utf-8-sig") as f:
         try:
-            return json.load(f)
+            return json.load(f, object_pairs_hook=_unique_keys)
         except json.JSONDecodeError as exc:
             raise InputError(
                 f"{path}, line {exc.lineno}: not JSON ({exc.msg}, at character "
                 f"{exc.colno}); a whole log is one JSON document, JSON Lines "
                 "one object a line."
+            ) from None
+        except _RepeatedKey as exc:
+            raise InputError(
+                f"{path}: an object names {exc.args[0]!r} twice, so one of its two "
+                "values would be dropped; give each key once."
             ) from None
         except UnicodeDecodeError:
             raise _not_utf8(path, 1) from None
@@ -1950,9 +1982,17 @@ def _archive_records(path):
             records = []
             for name in names:
                 try:
-                    record = json.loads(archive.read(name))
+                    record = json.loads(
+                        archive.read(name), object_pairs_hook=_unique_keys
+                    )
                 except (json.JSONDecodeError, UnicodeDecodeError) as exc:
                     raise InputError(f"{path}, {name}: not JSON ({exc}).") from None
+                except _RepeatedKey as exc:
+                    raise InputError(
+                        f"{path}, {name}: an object names {exc.args[0]!r} twice, "
+                        "so one of its two values would be dropped; give each "
+                        "key once."
+                    ) from None
                 if not isinstance(record, dict):
                     raise InputError(f"{path}, {name}: not a JSON object (a sample).")
                 records.append(record)

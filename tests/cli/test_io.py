@@ -103,3 +103,22 @@ def test_bad_options_are_usage_errors(capsys, argv):
         main(argv)
     assert info.value.code == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        '{"id": 1, "score": 1, "score": 0}',  # flat
+        '{"id": 1, "judge": {"score": 1, "score": 0}}',  # nested
+        '{"id" : 1, "score" : 1, "score" : 0}',  # spaced
+    ],
+)
+def test_a_json_object_that_names_a_key_twice_is_refused(capsys, tmp_path, record):
+    # json.loads keeps the last of the two values without a word
+    dup = tmp_path / "dup.jsonl"
+    dup.write_text(record + "\n" + '{"id": 2, "score": 1}\n', encoding="utf-8")
+    ok = tmp_path / "ok.jsonl"
+    ok.write_text('{"id": 1, "score": 1}\n{"id": 2, "score": 0}\n', encoding="utf-8")
+    field = ["--score-field", "judge.score"] if "judge" in record else []
+    err = error(capsys, ["eval-logs", str(dup), str(ok), *field])
+    assert f"{dup}, line 1: the object names 'score' twice" in err
