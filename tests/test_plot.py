@@ -299,7 +299,8 @@ def paired(cancer):
 
 
 def _legend_texts(ax):
-    return [t.get_text() for t in ax.get_legend().get_texts()]
+    """The legend's entries, each on one line (long names wrap)."""
+    return [t.get_text().replace("\n", " ") for t in ax.get_legend().get_texts()]
 
 
 def _rope_patches(ax):
@@ -332,7 +333,7 @@ def _region_area(ax, low, high):
 def test_posteriors_name_the_estimators_and_draw_the_rope(unpaired):
     import matplotlib.pyplot as plt
 
-    axes = unpaired.plot()  # unpaired: the posteriors by default
+    axes = unpaired.plot().axes_  # unpaired: the posteriors by default
     assert axes.shape == (3,)
     fig = axes[0].figure
     assert fig.get_layout_engine() is not None  # constrained layout
@@ -351,7 +352,7 @@ def test_posteriors_name_the_estimators_and_draw_the_rope(unpaired):
 def test_unpaired_difference_shades_the_three_regions(unpaired):
     import matplotlib.pyplot as plt
 
-    axes = unpaired.plot(kind="difference")
+    axes = unpaired.plot(kind="difference").axes_
     assert _labels_inside_figure(axes[0].figure)
     for ax, res in zip(axes, unpaired.results_.values(), strict=True):
         areas = [c for c in ax.collections if c.get_label().startswith("P(")]
@@ -369,7 +370,7 @@ def test_unpaired_difference_shades_the_three_regions(unpaired):
             res.p_equivalent, abs=0.02
         )
     # a fixed seed: the same figure twice
-    again = unpaired.plot(kind="difference", metrics=["f1"])
+    again = unpaired.plot(kind="difference", metrics=["f1"]).axes_
     assert_array_equal(again[0].lines[0].get_ydata(), axes[2].lines[0].get_ydata())
     plt.close("all")
 
@@ -377,7 +378,7 @@ def test_unpaired_difference_shades_the_three_regions(unpaired):
 def test_paired_draws_the_difference(paired):
     import matplotlib.pyplot as plt
 
-    axes = paired.plot()  # paired: the difference by default
+    axes = paired.plot().axes_  # paired: the difference by default
     for ax, res in zip(axes, paired.results_.values(), strict=True):
         assert len(_rope_patches(ax)) == 1
         assert len([c for c in ax.collections if c.get_label().startswith("P(")]) == 3
@@ -398,12 +399,14 @@ def test_labels_override_and_point_mass(cancer):
     import matplotlib.pyplot as plt
 
     comp = BayesModelComparison(GaussianNB(), GaussianNB(), random_state=0).fit(*cancer)
-    ax = comp.plot(metrics=["f1"])[0]  # the same model twice: a point mass at 0
+    ax = comp.plot(metrics=["f1"]).axes_[0]  # the same model twice: a point mass at 0
     assert "GaussianNB (B) - GaussianNB (A)" in ax.get_xlabel()
     assert "point mass at +0" in _legend_texts(ax)
     assert ax.get_xlim()[0] < 0 < ax.get_xlim()[1]
     fig, axes = plt.subplots(1, 2)
-    out = comp.plot(metrics=["precision", "recall"], axes=axes, labels=["NB", "NB2"])
+    out = comp.plot(
+        metrics=["precision", "recall"], axes=axes, labels=["NB", "NB2"]
+    ).axes_
     assert out[0] is axes[0] and "NB2 - NB" in axes[1].get_xlabel()
     with pytest.raises(ValueError, match="labels must hold two names"):
         comp.plot(labels=("NB",))

@@ -9,15 +9,27 @@ test (:func:`~sklearn_faithful.comparison.bayes_test`), with the
 
 import argparse
 
-from ..comparison._options import CORRELATIONS, METRICS
-from ._arguments import LEVEL, RAW, THRESHOLD, add_format, add_random_state, number
+from ..comparison._options import (
+    CORRELATIONS,
+    DEFAULT_CORRELATION,
+    METRICS,
+    PROPORTION_ROPE_LIMIT,
+)
+from ._arguments import LEVEL, RAW, THRESHOLD, Applies, add_format, number
 from ._output import fmt, fmt_interval, header, level, table
 
 NAME = "bayes-test"
 
-# the correction of the unpaired test without --correlation: the one whose
-# intervals covered in every cell of the coverage study (doc/choosing.rst)
-UNPAIRED_CORRELATION = "wang2015"
+# the options that act on some runs only (every option honoured or
+# refused): the paired test has no correlation correction and no prior. No
+# run draws random numbers: the unpaired test integrates its posteriors
+# exactly, so the command has no --random-state.
+_UNPAIRED = Applies(
+    lambda a: a.unpaired,
+    "to the unpaired test (--unpaired; Wang & Li's test as printed: --unpaired "
+    "--correlation wang2019)",
+)
+APPLIES = {"correlation": _UNPAIRED, "prior": _UNPAIRED}
 
 EPILOG = """\
 examples:
@@ -68,7 +80,14 @@ def add_parser(subparsers):
         default="all",
         help="(default: all three)",
     )
-    p.add_argument("--rope", type=number(0), default=0.0, help="(default: 0)")
+    p.add_argument(
+        "--rope",
+        type=number(0, PROPORTION_ROPE_LIMIT, high_open=True),
+        default=0.0,
+        help="half-width of a region of practical equivalence, from 0 to below "
+        f"{PROPORTION_ROPE_LIMIT:g}: differences of proportions lie in [-1, 1] "
+        "(default: 0)",
+    )
     p.add_argument(
         "--threshold",
         type=THRESHOLD,
@@ -91,8 +110,8 @@ def add_parser(subparsers):
         default=None,
         metavar="CORRELATION",
         help=f"correction of the effective counts: {', '.join(CORRELATIONS)} or "
-        f"a number (default: {UNPAIRED_CORRELATION}, whose intervals held their "
-        "level; wang2019 is the paper's)",
+        f"a number (default: {DEFAULT_CORRELATION}, as bayes_test's, whose "
+        "intervals held their level; wang2019 is the paper's)",
     )
     u.add_argument(
         "--prior",
@@ -100,12 +119,12 @@ def add_parser(subparsers):
         default=None,
         help="Beta prior of each count (default: 1)",
     )
-    add_random_state(p, "seed of the unpaired test's Monte-Carlo draws, if any")
     add_format(p)
     return p
 
 
 def _read_split_counts(path, triples):
+    from ..comparison._counts import _MAX_COUNT
     from ._io import InputError, read_numbers
 
     if triples:
@@ -113,13 +132,24 @@ def _read_split_counts(path, triples):
     else:
         width, what = (3, 4), "one split's TP, FP, FN[, TN]"
     rows, lines = read_numbers(path, width=width, what=what)
-    bad = [i for i, row in enumerate(rows) if any(v < 0 or v != int(v) for v in row)]
-    if bad:
-        i = bad[0]
-        raise InputError(
-            f"{path}, line {lines[i]}: {rows[i].tolist()} are not all whole counts "
-            ">= 0."
-        )
+    allowed = f"counts are whole numbers from 0 to 2**53 = {_MAX_COUNT}"
+    for row, line in zip(rows, lines, strict=True):
+        where = f"{path}, line {line}: {row.tolist()}"
+        if any(v != v for v in row):  # NaN
+            raise InputError(f"{where} holds NaN; {allowed}.")
+        if any(abs(v) == float("inf") for v in row):
+            raise InputError(
+                f"{where} holds an infinite value (or one beyond the float range, "
+                f"such as 1e400); {allowed}."
+            )
+        if any(v > _MAX_COUNT for v in row):
+            raise InputError(
+                f"{where} holds a count above 2**53, which double precision "
+                f"cannot hold exactly; {allowed}. Divide all counts of both "
+                "files by a common factor."
+            )
+        if any(v < 0 or v != int(v) for v in row):
+            raise InputError(f"{where} are not all whole counts >= 0; {allowed}.")
     rows = rows.astype("int64")
     if triples:
         from ..comparison import counts_from_triples
@@ -128,24 +158,10 @@ def _read_split_counts(path, triples):
     return rows
 
 
-def _check_options(args):
-    from ._io import InputError
-
-    if args.unpaired:
-        return
-    for option, value in (("--correlation", args.correlation), ("--prior", args.prior)):
-        if value is not None:
-            raise InputError(
-                f"{option} is an option of the unpaired test; add --unpaired "
-                "(Wang & Li's test as printed: --unpaired --correlation wang2019)."
-            )
-
-
 def run(args):
     from ..comparison import bayes_test, paired_bayes_test
     from ._io import InputError
 
-    _check_options(args)
     counts_a = _read_split_counts(args.counts_a, args.triples)
     counts_b = _read_split_counts(args.counts_b, args.triples)
     if counts_a.shape[0] != counts_b.shape[0]:
@@ -154,7 +170,7 @@ def run(args):
             f"has {counts_a.shape[0]}; rows are matched by position, one per split."
         )
     metrics = METRICS if args.metric == "all" else (args.metric,)
-    corr = UNPAIRED_CORRELATION if args.correlation is None else args.correlation
+    corr = DEFAULT_CORRELATION if args.correlation is None else args.correlation
     results = []
     for metric in metrics:
         if args.unpaired:
@@ -166,7 +182,6 @@ def run(args):
                 correlation=corr,
                 rope=args.rope,
                 confidence_level=args.confidence_level,
-                random_state=args.random_state,
             )
         else:
             res = paired_bayes_test(

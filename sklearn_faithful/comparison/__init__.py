@@ -38,6 +38,9 @@ __getattr__, __dir__, __all__ = attach(
         "_model_comparison": [
             "ModelComparison",
         ],
+        "_plot": [
+            "ComparisonDisplay",
+        ],
         "_paired": [
             "PairedBayesTestResult",
             "paired_bayes_test",

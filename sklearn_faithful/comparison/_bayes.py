@@ -16,12 +16,15 @@ from ..utils._results import (
     _level_text,
     _SampledPosterior,
 )
-from ..utils._validation import CONFIDENCE_LEVEL, RANDOM_STATE, ROPE
+from ..utils._validation import CONFIDENCE_LEVEL, RANDOM_STATE
 from ._counts import _CORRELATION, _check_counts, _effective_counts, _factor_for_splits
-from ._options import AVERAGES
+from ._options import AVERAGES, DEFAULT_CORRELATION, PROPORTION_ROPE_LIMIT
 from ._posterior import METRICS, MacroPosterior, metric_posterior
 
 METHODS = ("exact", "monte-carlo")
+# the rope of a difference of proportions: a rope of 1 would make every
+# difference "equivalent" (_options.PROPORTION_ROPE_LIMIT)
+PROPORTION_ROPE = [Interval(Real, 0, PROPORTION_ROPE_LIMIT, closed="left")]
 _EXACT_TIE = 1e-9
 
 
@@ -320,7 +323,7 @@ def _posteriors(arr, metric, factor, prior, n_draws, seed):
         "average": [StrOptions(set(AVERAGES))],
         "prior": [Interval(Real, 0, None, closed="neither")],
         "correlation": _CORRELATION,
-        "rope": ROPE,
+        "rope": PROPORTION_ROPE,
         "method": [StrOptions(set(METHODS))],
         "n_draws": [Interval(Integral, 1000, None, closed="left")],
         "confidence_level": CONFIDENCE_LEVEL,
@@ -335,7 +338,7 @@ def bayes_test(
     metric="f1",
     average="binary",
     prior=1.0,
-    correlation="wang2019",
+    correlation=DEFAULT_CORRELATION,
     rope=0.0,
     method="exact",
     n_draws=1_000_000,
@@ -377,18 +380,22 @@ def bayes_test(
         The ``lambda`` of the ``Beta(lambda, lambda)`` prior.
 
     correlation : {"wang2019", "wang2015", "independent"}, tuple or float, \
-            default="wang2019"
+            default="wang2015"
         The correlation correction; see :func:`correlation_factor`. The
-        default is the paper's. Its 95% F1 interval covered 80-95% (median
-        91%) over the 19 cells of our coverage study, 82% in the paper's
-        example; ``"wang2015"`` covered 95-100% (median 98%)
-        (``benchmarks/coverage_study.py``, seed 20250611). Report intervals with
-        ``"wang2015"``; see the user guide.
+        default is the one whose intervals held their level: its 95% F1
+        interval covered 95-100% (median 98%) over the 19 cells of our
+        coverage study, the paper's ``"wang2019"`` 80-95% (median 91%), 82%
+        in the paper's example (``benchmarks/coverage_study.py``, seed
+        20250611); see the user guide. ``"wang2019"`` is the paper as
+        printed. ``bayes-test --unpaired`` and ``BayesModelComparison``
+        share this default.
 
     rope : float, default=0.0
         Half-width of a region of practical equivalence on the metric's
-        scale, as in baycomp. With ``rope > 0`` the result also gives
-        ``P(B worse)``, ``P(equivalent)`` and ``P(B better)``.
+        scale, as in baycomp, in [0, 1): a difference of proportions lies
+        in [-1, 1], so a rope of 1 would call every pair equivalent. With
+        ``rope > 0`` the result also gives ``P(B worse)``,
+        ``P(equivalent)`` and ``P(B better)``.
 
     method : {"exact", "monte-carlo"}, default="exact"
         ``"exact"`` integrates eq. 32 by quadrature (deterministic, error
@@ -443,7 +450,8 @@ def bayes_test(
     >>> b = counts_from_triples([[3146, 2226, 2075], [3175, 2289, 2114],
     ...                          [3142, 2255, 2080], [3179, 2229, 2071],
     ...                          [3143, 2210, 2041], [3178, 2218, 2054]])
-    >>> res = bayes_test(a, b, metric="precision")  # Table 5 of the paper
+    >>> res = bayes_test(a, b, metric="precision",
+    ...                  correlation="wang2019")  # Table 5 of the paper
     >>> round(res.p_h0, 3), round(res.p_h1, 3), res.decision
     (0.19, 0.81, 'accept H1')
     >>> res.decide(0.95)  # P(H1) = 0.81 is no claim at the 0.95 level

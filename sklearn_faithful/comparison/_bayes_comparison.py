@@ -21,7 +21,6 @@ from ..utils._validation import (
     CONFIDENCE_LEVEL,
     N_JOBS,
     POS_LABEL,
-    ROPE,
     SEEDS,
     _check_sample_weight,
     _check_y_true,
@@ -30,7 +29,7 @@ from ..utils._validation import (
     _validate_method,
 )
 from ._base import _BaseComparison, _short_name
-from ._bayes import METHODS, bayes_test
+from ._bayes import METHODS, PROPORTION_ROPE, bayes_test
 from ._counts import (
     _CORRELATION,
     _as_counts_array,
@@ -39,7 +38,7 @@ from ._counts import (
     _one_vs_rest_counts,
     _predict_split,
 )
-from ._options import CROSSED_REPETITIONS, VARIANCES
+from ._options import CROSSED_REPETITIONS, DEFAULT_CORRELATION, VARIANCES
 from ._paired import _paired_design_test, paired_bayes_test
 from ._plot import _plot_comparison
 from ._posterior import METRICS
@@ -87,8 +86,8 @@ class BayesModelComparison(_BaseComparison):
         that both models are scored on the same items; ``prior``,
         ``correlation``, ``method`` and ``n_draws`` are then unused. False
         runs the paper's test, :func:`bayes_test`, with a posterior per
-        model: ``paired=False`` alone is the paper's test as printed, on its
-        3x2 BCV. See the user guide, "Choosing a test".
+        model, on its 3x2 BCV: ``paired=False, correlation="wang2019"`` is
+        the paper's test as printed. See the user guide, "Choosing a test".
 
     variance : {"crossed", "splits", "design"}, default="crossed"
         Where the paired test's scale comes from (user guide, "The paired
@@ -104,9 +103,9 @@ class BayesModelComparison(_BaseComparison):
         half-differences, and warns. In ``benchmarks/sim_paired_power.py`` (seed
         20261126), for a true F1 gain of 0.05 with logistic regression at
         n = 600, ``"crossed"`` on its 10 x 2 BCV found the gain in 73% of
-        data sets and ``"splits"`` on its 3x2 in 47-52%; both kept their
-        false "B better" claims at or below 6.5% in every null setting
-        (6.2% and 6.0% at worst), while
+        data sets and ``"splits"`` on its 3x2 in 47-52%; ``"crossed"`` kept its
+        false "B better" claims at or below 6.2% in 27 null settings and
+        ``"splits"`` at or below 6.0% in 17, while
         ``"design"`` reached up to 13.7% (an item's roles as a test and a
         training item covary there). ``"crossed"`` has m / 2 degrees of
         freedom and warns on fewer than 10 partitions, where it holds but
@@ -130,18 +129,18 @@ class BayesModelComparison(_BaseComparison):
         The ``lambda`` of the ``Beta(lambda, lambda)`` prior (unpaired).
 
     correlation : {"wang2019", "wang2015", "independent"}, tuple or float, \
-            default="wang2019"
+            default="wang2015"
         The correlation correction of the unpaired test; see
-        :func:`correlation_factor`. The default is the paper's, whose 95% F1
-        intervals covered 80-95% in our coverage study; for reported
-        intervals of each model use ``"wang2015"``, which covered 95-100%
-        (user guide).
+        :func:`correlation_factor`. The default, :func:`bayes_test`'s, is
+        the one whose 95% intervals covered 95-100% in our coverage study;
+        the paper's ``"wang2019"`` covered 80-95% (user guide).
 
     method : {"exact", "monte-carlo"}, default="exact"
         How the unpaired ``P(H0)`` is computed; see :func:`bayes_test`.
 
     rope : float, default=0.0
-        Half-width of a region of practical equivalence.
+        Half-width of a region of practical equivalence on the metrics'
+        scale, in [0, 1) (a rope of 1 would call every pair equivalent).
 
     confidence_level : float, default=0.95
         Level of the credible intervals.
@@ -223,6 +222,7 @@ class BayesModelComparison(_BaseComparison):
     >>> round(comp.results_["f1"].p_h1, 3), comp.decide(0.95)["f1"]
     (1.0, 'B better')
     >>> paper = BayesModelComparison(GaussianNB(), lr, paired=False,
+    ...                              correlation="wang2019",
     ...                              random_state=0).fit(X, y)
     >>> round(paper.results_["f1"].p_h1, 3), paper.results_["f1"].decision
     (0.996, 'accept H1')
@@ -240,7 +240,7 @@ class BayesModelComparison(_BaseComparison):
         "prior": [Interval(Real, 0, None, closed="neither")],
         "correlation": _CORRELATION,
         "method": [StrOptions(set(METHODS))],
-        "rope": ROPE,
+        "rope": PROPORTION_ROPE,
         "confidence_level": CONFIDENCE_LEVEL,
         "n_draws": [Interval(Integral, 1000, None, closed="left")],
         "n_jobs": N_JOBS,
@@ -262,7 +262,7 @@ class BayesModelComparison(_BaseComparison):
         pos_label=None,
         average="binary",
         prior=1.0,
-        correlation="wang2019",
+        correlation=DEFAULT_CORRELATION,
         method="exact",
         rope=0.0,
         confidence_level=0.95,
@@ -716,7 +716,10 @@ class BayesModelComparison(_BaseComparison):
 
         Returns
         -------
-        axes : ndarray of matplotlib Axes
+        display : ComparisonDisplay
+            The figure: ``display.axes_`` holds one Axes per metric (and
+            ``display.ax_`` the Axes itself when one metric is drawn),
+            ``display.figure_`` their figure.
         """
         plt = self._start_plot()
         if labels is None:

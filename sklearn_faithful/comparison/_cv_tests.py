@@ -282,18 +282,25 @@ def _check_split_scores(scores_a, scores_b):
 def _differences(arr_a, arr_b):
     """``(d / c, c)``: the differences B - A in units of a power of two ``c``.
 
-    For scores beyond 2^(+-400), ``c`` is the smallest power of two at least
-    the largest |score|, so the scaled scores lie in [-1, 1] and neither the
-    differences nor their squares overflow (scores of 1e200) or underflow
-    (scores of 1e-200) before the statistic, which does not depend on the
-    unit, is formed; scaling by a power of two is exact in floating point.
-    Otherwise ``c = 1``.
+    For scores beyond 2^(+-400), ``c`` is the largest power of two at most
+    the largest |score|, so the scaled scores lie in [-2, 2] and neither the
+    differences nor their squares overflow (scores of 1e200, or near the
+    float maximum, where 2^1024 itself would overflow) or underflow (scores of
+    1e-200) before the statistic, which does not depend on the unit, is
+    formed; scaling by a power of two is exact in floating point. Otherwise
+    ``c = 1``.
     """
     largest = max(float(np.max(np.abs(arr_a))), float(np.max(np.abs(arr_b))))
     if largest == 0 or 2.0**-400 < largest < 2.0**400:
         return arr_b - arr_a, 1.0  # squares of these neither overflow nor underflow
-    unit = math.ldexp(1.0, math.frexp(largest)[1])
+    unit = math.ldexp(1.0, math.frexp(largest)[1] - 1)  # largest / 2 < unit
     return arr_b / unit - arr_a / unit, unit
+
+
+def _mean(scores, unit):
+    """The mean of ``scores``, summed in units of ``unit`` (:func:`_differences`)
+    so that scores near the float maximum do not overflow the sum."""
+    return float(np.mean(scores / unit) * unit)
 
 
 def _check_sizes(n_train, n_test):
@@ -900,7 +907,7 @@ def bayesian_correlated_ttest(
         p_worse=p_worse,
         p_equivalent=max(1.0 - p_worse - p_better, 0.0),
         p_better=p_better,
-        mean_a=float(arr_a.mean()),
-        mean_b=float(arr_b.mean()),
+        mean_a=_mean(arr_a, unit),
+        mean_b=_mean(arr_b, unit),
         n_splits=int(n_splits),
     )

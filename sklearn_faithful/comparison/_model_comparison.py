@@ -9,18 +9,20 @@ over the family) or each model against a reference.
 import os
 import sys
 import warnings
+from collections import Counter
 from functools import partial
 from numbers import Real
 
 import numpy as np
 from sklearn import config_context
 from sklearn.base import is_classifier
-from sklearn.metrics import check_scoring
 from sklearn.utils import indexable
 
+from ..metrics._scorer import _check_scoring
 from ..model_selection import BlockRegularizedMx2CV
 from ..model_selection._design import _check_mx2_structure, _check_same_cv_results
 from ..utils._compat import (
+    HasMethods,
     Interval,
     StrOptions,
     _check_method_params,
@@ -40,6 +42,8 @@ from ..utils._validation import (
 from ._base import _BaseComparison, _short_name
 from ._cv_tests import (
     _check_split_scores,
+    _differences,
+    _mean,
     bayesian_correlated_ttest,
     blocked_mx2cv_ttest,
     combined_ftest_5x2cv,
@@ -104,8 +108,71 @@ def _score_key(cv_results, scoring, name, prefix):
     return scoring
 
 
-def _candidate_name(params):
-    return ", ".join(f"{k}={v!r}" for k, v in params.items()) or "(default)"
+def _candidate_names(candidates):
+    """A name per candidate, from its parameters; ``#<index>`` where they repeat.
+
+    A randomized search can draw the same parameters twice (or a grid list
+    them twice): each candidate stays a model, its index in ``params`` telling
+    the repeats apart.
+    """
+    names = [
+        ", ".join(f"{k}={v!r}" for k, v in params.items()) or "(default)"
+        for params in candidates
+    ]
+    repeats = Counter(names)
+    return [
+        f"{name} #{k}" if repeats[name] > 1 else name for k, name in enumerate(names)
+    ]
+
+
+def _read_search(search, scoring):
+    """``(cv_results_, key, name, splits, repetitions)`` of a fitted search.
+
+    ``key`` is the scoring to read (``None`` for ``split<k>_test_score``): the
+    search's ``refit`` metric when it scored several and ``scoring`` is None,
+    and ``"score"`` when ``scoring`` names the search's one scorer. ``name``
+    is the scoring to show. Splits given as a list are the design itself; an
+    m x 2 BCV of this package gives its number of repetitions.
+    """
+    results = getattr(search, "cv_results_", None)
+    if not isinstance(results, dict):
+        raise ValueError(
+            "cv_results must be the cv_results_ dict of a fitted GridSearchCV or "
+            f"RandomizedSearchCV, or the fitted search itself; {type(search).__name__}"
+            " has no cv_results_ (fit it first)."
+        )
+    keys = [k[len("mean_test_") :] for k in results if k.startswith("mean_test_")]
+    one = getattr(search, "scoring", None)
+    key, name = scoring, scoring
+    if keys == ["score"]:
+        if scoring is None:
+            name = one if isinstance(one, str) else None
+        elif scoring != "score":
+            if not _same_scorer(one, scoring):
+                raise ValueError(
+                    f"scoring={scoring!r}, but the search scored with {one!r} "
+                    "alone; pass scoring=None to compare its scores."
+                )
+            key = "score"
+    elif scoring is None and isinstance(getattr(search, "refit", None), str):
+        key = name = search.refit
+    cv, splits, repetitions = getattr(search, "cv", None), None, None
+    if isinstance(cv, BlockRegularizedMx2CV):
+        repetitions = cv.n_repetitions
+    elif isinstance(cv, (list, tuple)) and cv:
+        splits = [(np.asarray(train), np.asarray(test)) for train, test in cv]
+    return results, key, name, splits, repetitions
+
+
+def _same_scorer(scoring, name):
+    """Whether a search's ``scoring`` is the scorer that ``name`` names."""
+    if scoring is None or isinstance(scoring, str):
+        return scoring == name
+    try:
+        named = _check_scoring(None, name)
+    except ValueError:  # not a scorer name
+        return False
+    return repr(scoring) == repr(named)  # a scorer's repr names its function
 
 
 def _score_split(estimator, X, y, train, test, *, scorer, score_params):
@@ -138,9 +205,11 @@ class ModelComparison(_BaseComparison):
         and regressors alike.
 
     scoring : str, callable or None, default=None
-        One score, as :func:`~sklearn.metrics.check_scoring` accepts it:
-        ``"roc_auc"``, ``"neg_log_loss"``, ``"balanced_accuracy"``,
-        ``"neg_root_mean_squared_error"``, ``"r2"``, a scorer, or None for
+        One score: a name of
+        :func:`sklearn_faithful.metrics.get_scorer_names`, this package's
+        confidence scorers (``"cf1_macro"``) and scikit-learn's
+        (``"roc_auc"``, ``"neg_log_loss"``, ``"balanced_accuracy"``,
+        ``"neg_root_mean_squared_error"``, ``"r2"``), a scorer, or None for
         each estimator's ``score`` method (accuracy for a classifier, R² for
         a regressor), as in scikit-learn. Higher is better.
 
@@ -207,8 +276,10 @@ class ModelComparison(_BaseComparison):
     splits_ : list of (ndarray, ndarray) or None
         The (train, test) indices used; None from :meth:`from_cv_results`
         and :meth:`from_scores`.
-    n_train_, n_test_ : int
-        Mean numbers of training and test samples of a split.
+    n_train_, n_test_ : int or None
+        Mean numbers of training and test samples of a split; None from
+        :meth:`from_cv_results` on an m x 2 BCV search when not given (the
+        halves, which the m x 2 tests do not need).
     pairs_ : list of (str, str)
         The tested pairs ``(A, B)``.
     results_ : dict of (str, str) to result
@@ -338,7 +409,7 @@ class ModelComparison(_BaseComparison):
         return all(is_classifier(e) for e in self.estimators.values())
 
     def _scorer(self, estimator):
-        return check_scoring(estimator, scoring=self.scoring)
+        return _check_scoring(estimator, self.scoring)
 
     @_validate_method(
         {
@@ -440,9 +511,13 @@ class ModelComparison(_BaseComparison):
             self.results_ = {
                 (a, b): self._test(scores[a], scores[b]) for a, b in self.pairs_
             }
-        if caught:
+        same = [w for w in caught if "no information on their spread" in str(w.message)]
+        for w in caught:  # any other warning is the user's to see, as it came
+            if w not in same:
+                warnings.warn(w.message, w.category, stacklevel=_caller_stacklevel())
+        if same:
             warnings.warn(
-                f"{len(caught)} of the {len(self.pairs_)} pairs have the same "
+                f"{len(same)} of the {len(self.pairs_)} pairs have the same "
                 "difference on every split (often identical models, such as grid "
                 "candidates whose parameters do not matter); their statistic is "
                 "infinite or undefined, and their p-value 0 or NaN. Check "
@@ -494,8 +569,15 @@ class ModelComparison(_BaseComparison):
         )
 
     @classmethod
-    def _from_scores(cls, scores, params, splits=None, n_train=None, n_test=None):
-        """A comparison fitted on given scores; ``splits`` checked if known."""
+    def _from_scores(
+        cls, scores, params, splits=None, n_train=None, n_test=None, repetitions=None
+    ):
+        """A comparison fitted on given scores.
+
+        The design is checked on ``splits`` when they are known, is the m x 2
+        BCV of ``repetitions`` when only that is known, and is otherwise
+        unknown (``"auto"`` is then the corrected t).
+        """
         comparison = cls._from_results(
             (dict.fromkeys(scores),), params, fixed=("estimators",)
         )
@@ -507,6 +589,15 @@ class ModelComparison(_BaseComparison):
         if splits is not None:
             n_samples = int(max(np.max(np.concatenate(s)) for s in splits)) + 1
             comparison._check_design(splits, n_samples)
+        elif repetitions is not None:  # an m x 2 BCV: its halves, in order
+            if n_splits != 2 * repetitions:
+                raise ValueError(
+                    f"the search's cv is a {repetitions} x 2 BCV "
+                    f"({2 * repetitions} splits), but cv_results holds "
+                    f"{n_splits} split columns."
+                )
+            auto = comparison.test == "auto"
+            comparison.test_ = "bcv-t" if auto else comparison.test
         elif comparison.test == "auto":  # the splits are unknown
             comparison.test_ = "corrected-t"
         elif TESTS[comparison.test][1] and n_splits % 2:
@@ -516,6 +607,19 @@ class ModelComparison(_BaseComparison):
             )
         else:
             comparison.test_ = comparison.test
+        sized = splits is not None or None not in (n_train, n_test)
+        if comparison.test_ in ("corrected-t", "bayesian") and not sized:
+            hint = (
+                ""
+                if repetitions is not None
+                else ", or search on an m x 2 BCV (BlockRegularizedMx2CV) for the "
+                "blocked t-test, which needs neither"
+            )
+            raise ValueError(
+                f"test={comparison.test_!r} needs n_train and n_test, the numbers "
+                "of training and test samples of a split (n - n // k and n // k "
+                f"for KFold(k) on n samples); pass both{hint}."
+            )
         return comparison._test_scores(scores, splits, n_train, n_test)
 
     @classmethod
@@ -582,36 +686,58 @@ class ModelComparison(_BaseComparison):
     @classmethod
     @validate_params(
         {
-            "cv_results": [dict],
-            "n_train": [Interval(Real, 0, None, closed="neither")],
-            "n_test": [Interval(Real, 0, None, closed="neither")],
+            "cv_results": [dict, HasMethods(["fit"])],
+            "n_train": [Interval(Real, 0, None, closed="neither"), None],
+            "n_test": [Interval(Real, 0, None, closed="neither"), None],
             "scoring": [str, None],
             "reference": [str, None],
         },
         prefer_skip_nested_validation=False,
     )
     def from_cv_results(
-        cls, cv_results, *, n_train, n_test, scoring=None, reference="best", **params
+        cls,
+        cv_results,
+        *,
+        n_train=None,
+        n_test=None,
+        scoring=None,
+        reference="best",
+        **params,
     ):
         """Test the candidates of a fitted grid or randomized search, no refit.
 
         Each candidate's per-split test scores (``split<k>_test_<scoring>``)
-        become a model named by its parameters.
+        become a model named by its parameters; candidates with the same
+        parameters (a randomized search can draw them twice) stay separate
+        models, named with their index in ``params`` (``"C=1.0 #3"``).
 
         Parameters
         ----------
-        cv_results : dict
+        cv_results : dict or fitted search
             The ``cv_results_`` of a fitted
             :class:`~sklearn.model_selection.GridSearchCV` or
-            :class:`~sklearn.model_selection.RandomizedSearchCV`.
-        n_train : int
+            :class:`~sklearn.model_selection.RandomizedSearchCV`, or the
+            fitted search itself. From the search, the design comes from its
+            ``cv``: an m x 2 BCV of this package
+            (:class:`~sklearn_faithful.model_selection.BlockRegularizedMx2CV`)
+            gives ``test="auto"`` the blocked m x 2 BCV t-test, and a list of
+            ``(train, test)`` splits is checked as :meth:`fit` checks them
+            and gives ``n_train`` and ``n_test``.
+        n_train : int, default=None
             Number of training samples of a split (the search does not keep
-            its splits); for ``KFold(k)`` on n samples, ``n - n // k``.
-        n_test : int
-            Number of test samples of a split, ``n // k`` for ``KFold(k)``.
+            its splits); for ``KFold(k)`` on n samples, ``n - n // k``. Needed
+            by the ``"corrected-t"`` and ``"bayesian"`` tests only, unless
+            the search's splits are a list.
+        n_test : int, default=None
+            Number of test samples of a split, ``n // k`` for ``KFold(k)``;
+            needed when ``n_train`` is.
         scoring : str, default=None
             Which score to compare when the search used several; None uses
-            ``split<k>_test_score``.
+            ``split<k>_test_score``, or the search's ``refit`` metric when
+            given the search. A search with one scorer also takes its name:
+            ``"roc_auc"`` for ``scoring="roc_auc"``, and any name of
+            :func:`sklearn_faithful.metrics.get_scorer_names`
+            (``"cf1_macro"``) for the scorer it names.
         reference : str or None, default="best"
             ``"best"`` tests each candidate against the best-ranked one (the
             search's ``rank_test_<scoring>`` of 1), a candidate's name
@@ -624,6 +750,8 @@ class ModelComparison(_BaseComparison):
         -------
         comparison : ModelComparison
             A fitted comparison; ``estimators`` maps each name to None.
+            ``n_train_`` and ``n_test_`` are None when not given and not
+            needed (the halves of an m x 2 BCV).
 
         Examples
         --------
@@ -633,23 +761,37 @@ class ModelComparison(_BaseComparison):
         >>> from sklearn.pipeline import make_pipeline
         >>> from sklearn.preprocessing import StandardScaler
         >>> from sklearn_faithful.comparison import ModelComparison
+        >>> from sklearn_faithful.model_selection import BlockRegularizedMx2CV
         >>> X, y = load_breast_cancer(return_X_y=True)
         >>> cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=2, random_state=0)
-        >>> search = GridSearchCV(
-        ...     make_pipeline(StandardScaler(), LogisticRegression()),
-        ...     {"logisticregression__C": [0.01, 0.1, 1.0]}, cv=cv, scoring="roc_auc",
-        ... ).fit(X, y)
+        >>> pipe = make_pipeline(StandardScaler(), LogisticRegression())
+        >>> grid = {"logisticregression__C": [0.01, 0.1, 1.0]}
+        >>> search = GridSearchCV(pipe, grid, cv=cv, scoring="roc_auc").fit(X, y)
         >>> comp = ModelComparison.from_cv_results(
         ...     search.cv_results_, n_train=len(y) - len(y) // 5, n_test=len(y) // 5)
         >>> comp.summary()["model_a"][0]  # the best candidate is the reference
         'logisticregression__C=0.1'
+
+        On an m x 2 BCV, the search itself gives the design:
+
+        >>> bcv = BlockRegularizedMx2CV(5, random_state=0)
+        >>> search = GridSearchCV(pipe, grid, cv=bcv, scoring="roc_auc").fit(X, y)
+        >>> ModelComparison.from_cv_results(search).test_
+        'bcv-t'
         """
+        splits = repetitions = None
+        if isinstance(cv_results, dict):
+            key = name = scoring
+        else:
+            cv_results, key, name, splits, repetitions = _read_search(
+                cv_results, scoring
+            )
         if "params" not in cv_results:
             raise ValueError(
                 "cv_results must be the cv_results_ of a fitted GridSearchCV or "
                 "RandomizedSearchCV, with 'params' and 'split<k>_test_<score>'."
             )
-        key = _score_key(cv_results, scoring, "cv_results", "mean_test_")
+        key = _score_key(cv_results, key, "cv_results", "mean_test_")
         n_splits = 0
         while f"split{n_splits}_test_{key}" in cv_results:
             n_splits += 1
@@ -662,15 +804,16 @@ class ModelComparison(_BaseComparison):
         table = np.column_stack(
             [cv_results[f"split{k}_test_{key}"] for k in range(n_splits)]
         ).astype(float)
-        names = [_candidate_name(p) for p in cv_results["params"]]
+        names = _candidate_names(cv_results["params"])
         if reference == "best":
             rank = np.asarray(cv_results[f"rank_test_{key}"])
             reference = names[int(np.argmin(rank))]
         scores = dict(zip(names, table, strict=True))
-        params = {"reference": reference, "scoring": scoring, **params}
-        return cls._from_scores(
-            scores, params, None, int(round(n_train)), int(round(n_test))
+        params = {"reference": reference, "scoring": name, **params}
+        n_train, n_test = (
+            None if n is None else int(round(n)) for n in (n_train, n_test)
         )
+        return cls._from_scores(scores, params, splits, n_train, n_test, repetitions)
 
     @classmethod
     @validate_params(
@@ -730,12 +873,14 @@ class ModelComparison(_BaseComparison):
     def _row(self, pair):
         a, b = pair
         res = self.results_[pair]
+        # in a power-of-two unit: sums of scores near the float maximum overflow
+        d, unit = _differences(self.scores_[a], self.scores_[b])
         row = dict(
             model_a=a,
             model_b=b,
-            mean_a=float(self.scores_[a].mean()),
-            mean_b=float(self.scores_[b].mean()),
-            difference=float((self.scores_[b] - self.scores_[a]).mean()),
+            mean_a=_mean(self.scores_[a], unit),
+            mean_b=_mean(self.scores_[b], unit),
+            difference=float(d.mean() * unit),
         )
         if TESTS[self.test_][2]:
             low, high = res.credible_interval(self.confidence_level)
@@ -756,17 +901,21 @@ class ModelComparison(_BaseComparison):
             return res.decide(threshold)
         if self.pvalues_holm_[pair] <= 1 - threshold:  # False for NaN
             a, b = pair
-            better = (self.scores_[b] - self.scores_[a]).mean() > 0
+            better = _differences(self.scores_[a], self.scores_[b])[0].mean() > 0
             return B_BETTER if better else B_WORSE
         return UNDECIDED
 
     def _describe(self):
         bayesian = TESTS[self.test_][2]
         family = "" if bayesian or len(self.pairs_) == 1 else ", Holm-adjusted p-values"
+        sizes = (
+            "halves of an m x 2 BCV"
+            if self.n_train_ is None
+            else f"n_train={self.n_train_}, n_test={self.n_test_}"
+        )
         lines = [
             f"{TESTS[self.test_][0].__name__} (test={self.test_!r}) on "
-            f"{len(next(iter(self.scores_.values())))} splits, n_train="
-            f"{self.n_train_}, n_test={self.n_test_}{family}"
+            f"{len(next(iter(self.scores_.values())))} splits, {sizes}{family}"
         ]
         lines += [
             f"  {name}: {_short_name(estimator)}"
@@ -799,7 +948,9 @@ class ModelComparison(_BaseComparison):
 
         Returns
         -------
-        ax : matplotlib Axes
+        display : ComparisonDisplay
+            The figure: ``display.ax_`` holds the Axes, ``display.figure_``
+            their figure.
         """
         return _plot_pairs(self._start_plot(), self, ax, labels or {})
 

@@ -14,6 +14,15 @@ AVERAGES = ("binary", "micro", "macro")
 # named correlation factors of the effective counts (Wang & Li 2019, eq. 16)
 CORRELATIONS = ("wang2019", "wang2015", "independent")
 
+# the correlation of the unpaired test (bayes_test, BayesModelComparison with
+# paired=False, bayes-test --unpaired) when none is given: the paper's
+DEFAULT_CORRELATION = "wang2015"
+
+# a rope of the Bayes tests lies in [0, PROPORTION_ROPE_LIMIT): precision,
+# recall and F1 are proportions, so |nu_B - nu_A| <= 1 and a rope of 1 or more
+# calls every pair "equivalent" whatever the data
+PROPORTION_ROPE_LIMIT = 1.0
+
 # m of ModelComparison's default m x 2 BCV
 DEFAULT_REPETITIONS = 5
 

@@ -25,8 +25,8 @@ from scipy import special, stats
 from ..metrics._prf import _precision_recall_fscore
 from ..utils._compat import StrOptions, validate_params
 from ..utils._results import _BayesResultMixin, _interval_text, _level_text
-from ..utils._validation import CONFIDENCE_LEVEL, ROPE
-from ._bayes import AVERAGES, _check_counts_pair
+from ..utils._validation import CONFIDENCE_LEVEL
+from ._bayes import AVERAGES, PROPORTION_ROPE, _check_counts_pair
 from ._counts import RHO1_RANGE, RHO2_RANGE
 from ._posterior import METRICS
 
@@ -380,7 +380,7 @@ class _PointMass:
         "counts_b": ["array-like"],
         "metric": [StrOptions(set(METRICS))],
         "average": [StrOptions(set(AVERAGES))],
-        "rope": ROPE,
+        "rope": PROPORTION_ROPE,
         "confidence_level": CONFIDENCE_LEVEL,
     },
     prefer_skip_nested_validation=True,
@@ -429,9 +429,11 @@ def paired_bayes_test(
 
     rope : float, default=0.0
         Half-width of a region of practical equivalence on the metric's
-        scale, as in baycomp. With ``rope > 0`` the result also gives
-        ``P(B worse)``, ``P(equivalent)`` and ``P(B better)``, and
-        ``decide`` can answer "equivalent".
+        scale, as in baycomp, in [0, 1): a difference of proportions lies
+        in [-1, 1], so a rope of 1 would call every pair equivalent. With
+        ``rope > 0`` the result also gives ``P(B worse)``,
+        ``P(equivalent)`` and ``P(B better)``, and ``decide`` can answer
+        "equivalent".
 
     confidence_level : float, default=0.95
         Level of the credible interval of the difference that

@@ -5,6 +5,9 @@ import textwrap
 import numpy as np
 from scipy import ndimage
 
+from ..utils._compat import HasMethods
+from ..utils._validation import _validate_init_params
+
 # Monte-Carlo draws of each posterior for the unpaired difference, their
 # seed, and the bins of their density estimate.
 _N_DRAWS = 100_000
@@ -15,8 +18,73 @@ _TAILS = (0.0025, 0.9975)
 _N_GRID = 600
 # Longest line of an axis label, in characters, before it wraps.
 _LABEL_WIDTH = 40
+# Longest line of a legend entry of a panel, in characters.
+_LEGEND_WIDTH = 32
+# Width of a character of a tick label, in inches (10 pt DejaVu Sans).
+_CHAR_WIDTH = 0.075
 # Colours of the three regions of the difference: B worse, equivalent, B better.
 _REGION_COLORS = ("C3", "0.45", "C2")
+
+
+class ComparisonDisplay:
+    """Figure of a fitted comparison, as scikit-learn's displays.
+
+    What :meth:`ModelComparison.plot` and :meth:`BayesModelComparison.plot`
+    return, so that every comparison's ``plot()`` gives the same kind of
+    object: the drawn Axes in ``ax_`` and their figure in ``figure_``, as
+    :class:`~sklearn.metrics.ConfusionMatrixDisplay` has them. The plot
+    methods build it; build one yourself only to wrap Axes you drew on.
+
+    Parameters
+    ----------
+    comparison : ModelComparison or BayesModelComparison
+        The fitted comparison drawn.
+
+    axes : matplotlib Axes or array-like of Axes
+        The Axes drawn on, one per panel.
+
+    Attributes
+    ----------
+    ax_ : matplotlib Axes or ndarray of Axes
+        The Axes of a one-panel figure (every :class:`ModelComparison`
+        figure, and a :class:`BayesModelComparison` figure of one metric);
+        with one panel per metric, their array, as ``axes_``.
+
+    axes_ : ndarray of matplotlib Axes of shape (n_panels,)
+        Every panel's Axes, in the order drawn.
+
+    figure_ : matplotlib Figure
+        The figure holding the Axes.
+
+    See Also
+    --------
+    ModelComparison.plot : One row per pair of models.
+    BayesModelComparison.plot : One panel per metric.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sklearn_faithful.comparison import ModelComparison
+    >>> scores = {"a": [0.81, 0.79, 0.84, 0.80, 0.82, 0.78],
+    ...           "b": [0.84, 0.80, 0.86, 0.83, 0.83, 0.81]}
+    >>> disp = ModelComparison.from_scores(scores, 50, 50).plot()
+    >>> type(disp).__name__, disp.ax_.get_title()
+    ('ComparisonDisplay', "ModelComparison, test='corrected-t'")
+    """
+
+    _parameter_constraints = {
+        "comparison": [HasMethods(["summary", "decide", "plot"])],
+        "axes": "no_validation",
+    }
+
+    def __init__(self, comparison, axes):
+        _validate_init_params(self, dict(comparison=comparison, axes=axes))
+        self.comparison = comparison
+        self.axes = axes
+        self.axes_ = np.asarray(axes, dtype=object).ravel()
+        self.ax_ = self.axes_[0] if self.axes_.size == 1 else self.axes_
+        self.figure_ = self.axes_[0].figure
 
 
 def _difference_label(metric, labels):
@@ -28,6 +96,11 @@ def _difference_label(metric, labels):
     return f"{metric} of\n" + textwrap.fill(
         names, width=_LABEL_WIDTH, break_long_words=False
     )
+
+
+def _wrap(text, width):
+    """``text`` on lines of at most ``width`` characters, words kept whole."""
+    return textwrap.fill(text, width=width, break_long_words=False)
 
 
 def _draw_rope(ax, low, high, label):
@@ -44,7 +117,9 @@ def _finish(ax, title, xlabel, top=None):
         ax.set_yticks([])
         top = 1.0
     ax.set_ylim(0, 1.6 * top)  # headroom: the legend sits above the curves
-    ax.legend(loc="upper left", fontsize="small")
+    handles, texts = ax.get_legend_handles_labels()
+    texts = [_wrap(text, _LEGEND_WIDTH) for text in texts]  # within the panel
+    ax.legend(handles, texts, loc="upper left", fontsize="small")
 
 
 def _plot_posteriors(ax, res, labels):
@@ -182,16 +257,21 @@ def _plot_comparison(plt, comp, metrics, kind, axes, labels):
     draw = _plot_difference if kind == "difference" else _plot_posteriors
     for ax, metric in zip(axes, metrics, strict=True):
         draw(ax, comp.results_[metric], labels)
-    return axes
+    return ComparisonDisplay(comp, axes)
 
 
 def _plot_pairs(plt, comp, ax, labels):
     """One row per pair of models; the body of :meth:`ModelComparison.plot`."""
     pairs = comp.pairs_
-    if ax is None:
-        _, ax = plt.subplots(
-            figsize=(6.4, 1.2 + 0.45 * len(pairs)), layout="constrained"
-        )
+    names = [
+        _wrap(f"{labels.get(b, b)} - {labels.get(a, a)}", _LABEL_WIDTH)
+        for a, b in pairs
+    ]
+    if ax is None:  # room for the longest name and every line of the names
+        widest = max(len(line) for name in names for line in name.split("\n"))
+        lines = max(name.count("\n") + 1 for name in names)
+        size = (4.4 + _CHAR_WIDTH * widest, 1.4 + (0.25 + 0.2 * lines) * len(pairs))
+        _, ax = plt.subplots(figsize=size, layout="constrained")
     table = comp.summary()
     rows = np.arange(len(pairs))[::-1]
     for k, (pair, y0) in enumerate(zip(pairs, rows, strict=True)):
@@ -213,12 +293,17 @@ def _plot_pairs(plt, comp, ax, labels):
         _draw_rope(ax, -comp.rope, comp.rope, f"rope +/-{comp.rope:g}")
         ax.legend(loc="lower right", fontsize="small")
     ax.axvline(0, color="0.3", ls="--", lw=1)
-    ax.set_yticks(rows, [f"{labels.get(b, b)} - {labels.get(a, a)}" for a, b in pairs])
+    ax.set_yticks(rows, names)
     ax.set_ylim(-0.6, len(pairs) - 0.3)
+    ax.locator_params(axis="x", nbins=5)
     what = "posterior" if post is not None else "interval"
+    scoring = comp.scoring if isinstance(comp.scoring, str) else "score"
     ax.set_xlabel(
-        f"difference in {comp.scoring or 'score'} "
-        f"({100 * comp.confidence_level:g}% {what})"
+        _wrap(
+            f"difference in {scoring or 'score'} "
+            f"({100 * comp.confidence_level:g}% {what})",
+            _LABEL_WIDTH,
+        )
     )
     ax.set_title(f"ModelComparison, test={comp.test_!r}")
-    return ax
+    return ComparisonDisplay(comp, ax)

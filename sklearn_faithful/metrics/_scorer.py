@@ -10,6 +10,7 @@ forwarding and metadata routing) is scikit-learn's own.
 from copy import deepcopy
 
 import numpy as np
+from sklearn.metrics import check_scoring as _sklearn_check_scoring
 from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 
@@ -171,3 +172,25 @@ def get_scorer(scoring):
     if isinstance(scoring, str) and scoring in _CONFIDENCE_SCORERS:
         return deepcopy(_CONFIDENCE_SCORERS[scoring])
     return _sklearn_get_scorer(scoring)
+
+
+def _check_scoring(estimator, scoring, name="scoring"):
+    """The scorer of ``scoring`` for ``estimator``, with this package's names.
+
+    The one place the package turns a ``scoring`` parameter into a scorer: a
+    name of :func:`get_scorer_names` (``"cf1_macro"`` as well as
+    ``"roc_auc"``), a callable scorer, or None for the estimator's ``score``
+    method, as :func:`~sklearn.metrics.check_scoring` reads it.
+    """
+    if isinstance(scoring, str):
+        if scoring not in _CONFIDENCE_SCORERS and scoring not in set(
+            _sklearn_get_scorer_names()
+        ):
+            raise ValueError(
+                f"{name}={scoring!r} is not a scorer name; use one of "
+                "sklearn_faithful.metrics.get_scorer_names() (such as 'cf1_macro', "
+                "'roc_auc' or 'neg_log_loss'), a callable scorer, or None for the "
+                "estimator's score method."
+            )
+        scoring = get_scorer(scoring)
+    return _sklearn_check_scoring(estimator, scoring=scoring)

@@ -10,7 +10,11 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_validate
 from sklearn.naive_bayes import GaussianNB
 
-from sklearn_faithful.comparison import BayesModelComparison, ModelComparison
+from sklearn_faithful.comparison import (
+    BayesModelComparison,
+    ComparisonDisplay,
+    ModelComparison,
+)
 from sklearn_faithful.model_selection import BlockRegularized3x2CV
 from sklearn_faithful.utils._compat import InvalidParameterError
 
@@ -195,10 +199,88 @@ def test_plot_draws_every_result(data, door):
     X, y = data
     comp = _build(door, rope=0.01).fit(X, y)
     drawn = comp.plot()
+    # the same kind of object from every comparison, as scikit-learn's displays
+    assert isinstance(drawn, ComparisonDisplay) and drawn.comparison is comp
+    assert drawn.figure_ is drawn.axes_[0].figure
     if door == "bayes":  # one panel per metric
-        assert len(drawn) == len(comp.results_)
+        assert len(drawn.axes_) == len(comp.results_)
     else:  # one row per pair
-        assert len(drawn.get_yticklabels()) == len(comp.results_)
+        assert drawn.ax_ is drawn.axes_[0]
+        assert len(drawn.ax_.get_yticklabels()) == len(comp.results_)
     plt.close("all")
     with pytest.raises(NotFittedError):
         _build(door).plot()
+
+
+def _clipped_texts(fig):
+    """The drawn texts of ``fig`` (labels, tick labels, titles, legends) that
+    reach past its edges."""
+    import io
+
+    from matplotlib.text import Text
+
+    fig.savefig(io.BytesIO(), format="png")  # lays the figure out
+    renderer = fig.canvas.get_renderer()
+    box = fig.bbox
+    out = []
+    for ax in fig.axes:
+        texts = [ax.title, ax.xaxis.label, ax.yaxis.label]
+        for axis in (ax.xaxis, ax.yaxis):  # the tick labels drawn: in view
+            low, high = sorted(axis.get_view_interval())
+            texts += [
+                label
+                for loc, label in zip(
+                    axis.get_ticklocs(), axis.get_ticklabels(), strict=True
+                )
+                if low - 1e-9 * (high - low) <= loc <= high + 1e-9 * (high - low)
+            ]
+        legend = ax.get_legend()
+        texts += [] if legend is None else legend.findobj(Text)
+        for text in texts:
+            if not text.get_visible() or not text.get_text().strip():
+                continue
+            ext = text.get_window_extent(renderer)
+            if min(ext.x0, ext.y0) < -1 or ext.x1 > box.x1 + 1 or ext.y1 > box.y1 + 1:
+                out.append(text.get_text())
+    return out
+
+
+@pytest.mark.parametrize("test", ["corrected-t", "bayesian"])
+def test_pairs_plot_clips_no_label(test):
+    # before: with long names the tick labels ran off the figure's left edge
+    # and squeezed the axes to a sliver (their x tick labels overlapped)
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rng = np.random.default_rng(0)
+    scores = {
+        f"candidate with a rather long name, number {k}": 0.8
+        + 0.01 * rng.standard_normal(10)
+        for k in range(4)
+    }
+    scores["x" * 60] = 0.8 + 0.01 * rng.standard_normal(10)  # one unbreakable word
+    comp = ModelComparison.from_scores(
+        scores, 100, 100, test=test, rope=0.01, scoring="neg_root_mean_squared_error"
+    )
+    display = comp.plot()
+    assert _clipped_texts(display.figure_) == []
+    plt.close("all")
+
+
+@pytest.mark.parametrize("kind", ["difference", "posteriors"])
+def test_bayes_plot_clips_no_label(data, kind):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    X, y = data
+    comp = _build("bayes", rope=0.01, paired=False).fit(X, y)
+    long = ("a rather long name of the reference model A", "and one of B, too")
+    display = comp.plot(kind=kind, labels=long)
+    assert _clipped_texts(display.figure_) == []
+    plt.close("all")

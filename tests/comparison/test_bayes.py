@@ -310,7 +310,7 @@ def _scipy_p_h0(result):
 @pytest.mark.parametrize("metric", ["precision", "recall", "f1"])
 def test_paper_tables_3_to_5(task, metric):
     a, b = (counts_from_triples(t) for t in TASKS[task])
-    res = bayes_test(a, b, metric=metric)
+    res = bayes_test(a, b, metric=metric, correlation="wang2019")  # the paper's
     p_h0_table, decision = TABLES_3_TO_5[task][metric]
     if p_h0_table <= 0.001:
         # printed as 0.001 for "approximately 1" (section 4.1)
@@ -326,7 +326,7 @@ def test_paper_tables_3_to_5(task, metric):
 @pytest.mark.parametrize("metric", ["precision", "recall", "f1"])
 def test_paper_table_2_intervals(task, metric):
     a, b = (counts_from_triples(t) for t in TASKS[task])
-    res = bayes_test(a, b, metric=metric)
+    res = bayes_test(a, b, metric=metric, correlation="wang2019")  # the paper's
     for interval, printed in zip(
         (res.interval_a, res.interval_b), TABLE_2[task][metric], strict=True
     ):
@@ -409,7 +409,7 @@ def test_result_fields_and_intervals():
         400_000, random_state=1
     )
     assert tuple(diff) == pytest.approx(np.quantile(draws, [0.05, 0.95]), abs=2e-4)
-    c = correlation_factor()
+    c = correlation_factor("wang2015")  # bayes_test's default
     tp, fp, fn = c * counts_from_triples(TASKS["NER"][0]).sum(axis=0)
     assert res.mode_a == pytest.approx(tp / (tp + fn))
     assert res.mean_a == pytest.approx((tp + 1) / (tp + fn + 2))
@@ -450,7 +450,7 @@ def test_macro_average_by_monte_carlo():
     res = bayes_test(a, b, average="macro", n_draws=200_000, random_state=0)
     assert res.method == "monte-carlo"
     assert isinstance(res.posterior_a, MacroPosterior)
-    c = correlation_factor()
+    c = correlation_factor("wang2015")  # bayes_test's default
     means = [metric_posterior(c * a[:, k].sum(axis=0), "f1").mean() for k in range(3)]
     assert res.mean_a == pytest.approx(np.mean(means))
     draws = res.posterior_a.rvs(200_000, random_state=1)
@@ -508,12 +508,29 @@ def test_inputs_not_modified():
 # --- decide(): a claim only where the posterior warrants one -----------------
 
 
+def test_one_default_correlation_for_the_unpaired_test():
+    # bayes_test, BayesModelComparison and ``bayes-test --unpaired`` read it
+    # from one place: the correction whose intervals held their level
+    import inspect
+
+    from sklearn_faithful.cli import _bayes_test
+    from sklearn_faithful.comparison import BayesModelComparison
+    from sklearn_faithful.comparison._options import DEFAULT_CORRELATION
+
+    assert DEFAULT_CORRELATION == "wang2015"
+    for func in (bayes_test, BayesModelComparison):
+        default = inspect.signature(func).parameters["correlation"].default
+        assert default == DEFAULT_CORRELATION
+    assert not hasattr(_bayes_test, "UNPAIRED_CORRELATION")  # no second home
+
+
 def test_decide_without_rope():
     a, b = (counts_from_triples(t) for t in TASKS["ORG"])
-    res = bayes_test(a, b, metric="precision")  # P(H1) = 0.81
+    paper = dict(metric="precision", correlation="wang2019")
+    res = bayes_test(a, b, **paper)  # P(H1) = 0.81
     assert res.decision == "accept H1" and res.decide() == "undecided"
     assert res.decide(0.8) == "B better"
-    worse = bayes_test(b, a, metric="precision")
+    worse = bayes_test(b, a, **paper)
     assert worse.decide(0.8) == "B not better" and worse.decide() == "undecided"
     same = bayes_test(a, a)
     assert same.decide() == "undecided" and same.decision == "accept H0"

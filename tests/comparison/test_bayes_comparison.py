@@ -48,9 +48,9 @@ def _pair():
 @pytest.fixture(scope="module")
 def fitted_binary(cancer):
     X, y = cancer
-    return BayesModelComparison(*_pair(), paired=False, random_state=0, rope=0.01).fit(
-        X, y
-    )
+    return BayesModelComparison(
+        *_pair(), paired=False, correlation="wang2019", random_state=0, rope=0.01
+    ).fit(X, y)
 
 
 def test_counts_match_a_direct_computation(cancer, fitted_binary):
@@ -73,7 +73,13 @@ def test_counts_match_a_direct_computation(cancer, fitted_binary):
 def test_results_equal_count_level_test(fitted_binary):
     comp = fitted_binary
     for metric in ("precision", "recall", "f1"):
-        direct = bayes_test(comp.counts_a_, comp.counts_b_, metric=metric, rope=0.01)
+        direct = bayes_test(
+            comp.counts_a_,
+            comp.counts_b_,
+            metric=metric,
+            rope=0.01,
+            correlation="wang2019",
+        )
         assert comp.results_[metric].p_h0 == direct.p_h0
         assert comp.results_[metric].interval_b == direct.interval_b
 
@@ -98,7 +104,7 @@ def test_plot(fitted_binary):
     import matplotlib
 
     matplotlib.use("Agg")
-    axes = fitted_binary.plot()
+    axes = fitted_binary.plot().axes_
     assert len(axes) == 3
     assert len(axes[0].lines) == 2
     with pytest.raises(ValueError, match="not tested"):
@@ -162,7 +168,7 @@ def test_other_mx2_cv_and_raw_factor(cancer):
         *_pair(), cv=BlockRegularizedMx2CV(5, random_state=1), metrics=("f1",)
     ).fit(X, y)
     assert len(comp.splits_) == 10
-    assert comp.correlation_factor_ == correlation_factor("wang2019", 5)
+    assert comp.correlation_factor_ == correlation_factor("wang2015", 5)
     comp = BayesModelComparison(
         *_pair(),
         cv=RepeatedKFold(n_splits=2, n_repeats=3, random_state=0),
@@ -271,13 +277,22 @@ def test_default_is_the_paired_test_and_the_paper_one_argument_away(cancer):
         assert isinstance(res, PairedBayesTestResult)
         assert res.variance == "crossed"
         assert comp.decide(0.95)[metric] == res.decide(0.95)
-    # paired=False alone is the paper's test as printed: "wang2019", lambda = 1,
-    # on the paper's 3x2 BCV
-    paper = BayesModelComparison(*_pair(), paired=False, random_state=0).fit(X, y)
+    # paired=False alone is the paper's test with the correction whose
+    # intervals held their level, "wang2015", lambda = 1, on the paper's 3x2
+    # BCV; correlation="wang2019" is the paper as printed
+    unpaired = BayesModelComparison(*_pair(), paired=False, random_state=0).fit(X, y)
+    assert unpaired.correlation_factor_ == correlation_factor("wang2015")
+    direct = bayes_test(unpaired.counts_a_, unpaired.counts_b_, metric="f1")
+    assert unpaired.results_["f1"].p_h0 == direct.p_h0
+    paper = BayesModelComparison(
+        *_pair(), paired=False, correlation="wang2019", random_state=0
+    ).fit(X, y)
     three = list(BlockRegularized3x2CV(random_state=0).split(X, y))
     for (_, test), (_, test3) in zip(paper.splits_, three, strict=True):
         np.testing.assert_array_equal(test, test3)
     assert paper.correlation_factor_ == correlation_factor("wang2019")
-    direct = bayes_test(paper.counts_a_, paper.counts_b_, metric="f1")
+    direct = bayes_test(
+        paper.counts_a_, paper.counts_b_, metric="f1", correlation="wang2019"
+    )
     assert paper.results_["f1"].p_h0 == direct.p_h0
     assert paper.decide(0.95)["f1"] == direct.decide(0.95)

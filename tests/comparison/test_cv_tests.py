@@ -525,3 +525,81 @@ def test_statistics_do_not_depend_on_the_scores_unit(scale):
     )
     assert scaled.p_better == pytest.approx(base.p_better, rel=1e-12)
     assert scaled.difference == pytest.approx(base.difference * scale, rel=1e-12)
+
+
+# -- scale: the tests do not depend on the unit of the scores -----------------
+
+_MAX = np.finfo(np.float64).max
+
+
+def _scale_results(a, b, unit):
+    """Every continuous-score test of the room on ``a``, ``b``; the intervals,
+    the rope and the means in units of ``unit``."""
+    import warnings
+
+    from sklearn_faithful.comparison import ModelComparison
+
+    sizes = dict(n_train=90, n_test=10)
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow, no spurious warning
+        for name, res in (
+            ("corrected-t", corrected_resampled_ttest(a, b, **sizes)),
+            ("bcv-t", blocked_mx2cv_ttest(a, b)),
+            ("5x2cv-t", paired_ttest_5x2cv(a, b)),
+        ):
+            out[name] = [res.pvalue, *np.divide(res.confidence_interval(), unit)]
+        out["5x2cv-f"] = [combined_ftest_5x2cv(a, b).pvalue]
+        res = bayesian_correlated_ttest(a, b, rope=0.005 * unit, **sizes)
+        out["bayesian"] = [
+            res.p_worse,
+            res.p_equivalent,
+            res.p_better,
+            *np.divide(res.credible_interval(), unit),
+            res.mean_a / unit,
+        ]
+        for test in ("corrected-t", "bayesian"):
+            comp = ModelComparison.from_scores(
+                {"a": a, "b": b}, test=test, rope=0.005 * unit, **sizes
+            )
+            table = comp.summary()
+            keys = ("mean_a", "mean_b", "difference", "low", "high")
+            out[f"from_scores {test}"] = [table[k][0] / unit for k in keys]
+            keys = ("pvalue",) if test != "bayesian" else ("p_worse", "p_better")
+            out[f"from_scores {test}"] += [table[k][0] for k in keys]
+    return out
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["1e-300", "1e300", "near the float maximum", "across the float range"],
+)
+def test_the_tests_are_exact_at_any_scale(where):
+    # before: scores near the float maximum raised OverflowError (math range
+    # error) and the Bayesian test's means overflowed to inf
+    rng = np.random.default_rng(0)
+    a = 0.8 + 0.02 * rng.standard_normal(10)
+    b = a + 0.01 + 0.01 * rng.standard_normal(10)
+    ref = _scale_results(a, b, 1.0)
+    if where == "near the float maximum":  # centred at 0.9 of the maximum
+        unit = _MAX / 16
+        got = _scale_results(
+            0.9 * _MAX + (a - 0.8) * unit, 0.9 * _MAX + (b - 0.8) * unit, unit
+        )
+        # the means are shifted with the scores: compare the rest
+        for key in ("bayesian", "from_scores corrected-t", "from_scores bayesian"):
+            for k in [-1] if key == "bayesian" else [0, 1]:
+                ref[key][k] = got[key][k]
+        rtol = 1e-6  # the shift rounds the scores to 2**-52 of 0.9 * max
+    elif where == "across the float range":  # from -0.9 max to 0.9 max
+        top = max(np.abs(a - 0.8).max(), np.abs(b - 0.8).max())
+        x, y = 0.9 * (a - 0.8) / top, 0.9 * (b - 0.8) / top
+        ref = _scale_results(x, y, 1.0)
+        got = _scale_results(x * _MAX, y * _MAX, _MAX)
+        rtol = 1e-12
+    else:
+        unit = float(where)
+        got = _scale_results(a * unit, b * unit, unit)
+        rtol = 1e-12
+    for key, values in ref.items():
+        np.testing.assert_allclose(got[key], values, rtol=rtol, atol=0, err_msg=key)

@@ -12,6 +12,7 @@ from sklearn.metrics import accuracy_score, make_scorer
 from sklearn.model_selection import (
     GridSearchCV,
     KFold,
+    RandomizedSearchCV,
     RepeatedKFold,
     cross_validate,
 )
@@ -263,7 +264,7 @@ def test_scoring_none_is_estimator_score_and_inputs_stay(data):
     np.testing.assert_array_equal(X, X_before)
     np.testing.assert_array_equal(y, y_before)
     reg = ModelComparison({"ridge": Ridge(), "tree": DecisionTreeRegressor()})
-    with pytest.raises(ValueError, match="'scoring' parameter.*Got 'five'"):
+    with pytest.raises(ValueError, match="scoring='five' is not a scorer name"):
         reg.set_params(scoring="five").fit(X, y.astype(float))
 
 
@@ -294,7 +295,7 @@ def test_plot_draws_a_row_per_pair(data, test):
     comp = ModelComparison(
         _models(), scoring="accuracy", test=test, rope=0.01, random_state=0
     ).fit(X, y)
-    ax = comp.plot(labels={"logreg": "LR"})
+    ax = comp.plot(labels={"logreg": "LR"}).ax_
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert labels == ["tree - nb", "LR - nb", "LR - tree"]  # top to bottom
     assert "rope +/-0.01" in [t.get_text() for t in ax.get_legend().get_texts()]
@@ -372,3 +373,135 @@ def test_auto_picks_the_test_for_the_design(data):
     assert kfold.test_ == "corrected-t"
     scores = ModelComparison.from_scores({"a": [1, 2, 3, 4], "b": [2, 2, 4, 5]}, 3, 1)
     assert scores.test_ == "corrected-t"
+
+
+# -- searches: one model per candidate, the design from the search ------------
+
+
+def _bcv_search(data, **kw):
+    from scipy import stats
+
+    from sklearn_faithful.model_selection import BlockRegularizedMx2CV
+
+    X, y = data
+    # C drawn from {1, 2} five times: candidates repeat
+    return RandomizedSearchCV(
+        LogisticRegression(max_iter=1000),
+        {"C": stats.randint(1, 3)},
+        n_iter=5,
+        cv=BlockRegularizedMx2CV(3, random_state=0),
+        random_state=0,
+        **kw,
+    ).fit(X, y)
+
+
+def test_from_cv_results_keeps_repeated_candidates(data):
+    search = _bcv_search(data)
+    drawn = [p["C"] for p in search.cv_results_["params"]]
+    assert len(set(drawn)) < len(drawn)  # the search drew a candidate twice
+    with pytest.warns(RuntimeWarning, match="same difference on every split"):
+        comp = ModelComparison.from_cv_results(search, reference=None)
+    # before: 2 models (the names collided); now one per candidate
+    assert comp.names_ == [f"C={c!r} #{k}" for k, c in enumerate(drawn)]
+    assert len(comp.pairs_) == 10
+    for k, name in enumerate(comp.names_):
+        np.testing.assert_array_equal(
+            comp.scores_[name],
+            [search.cv_results_[f"split{j}_test_score"][k] for j in range(6)],
+        )
+    # the best-ranked candidate is the reference, under its indexed name
+    with pytest.warns(RuntimeWarning):
+        best = ModelComparison.from_cv_results(search)
+    assert best.reference == comp.names_[search.best_index_]
+
+
+def test_from_cv_results_reads_the_design_from_the_search(data):
+    search = _bcv_search(data)
+    with pytest.warns(RuntimeWarning):
+        comp = ModelComparison.from_cv_results(search)
+    # the m x 2 BCV gives the blocked t-test, with no n_train and n_test
+    assert comp.test_ == "bcv-t" and comp.n_train_ is None
+    assert "halves of an m x 2 BCV" in str(comp)
+    with pytest.warns(RuntimeWarning):
+        again = ModelComparison.from_scores(
+            {n: comp.scores_[n] for n in comp.names_},
+            100,
+            100,
+            test="bcv-t",
+            reference=comp.reference,
+        )
+    np.testing.assert_array_equal(again.summary()["pvalue"], comp.summary()["pvalue"])
+    # the tests that need sizes ask for them
+    with pytest.raises(ValueError, match="test='corrected-t' needs n_train and n_test"):
+        ModelComparison.from_cv_results(search, test="corrected-t")
+    # the cv_results_ dict alone: the design is unknown, so the corrected t
+    with pytest.raises(ValueError, match="or search on an m x 2 BCV"):
+        ModelComparison.from_cv_results(search.cv_results_)
+    with pytest.warns(RuntimeWarning):
+        plain = ModelComparison.from_cv_results(
+            search.cv_results_, n_train=100, n_test=100
+        )
+    assert plain.test_ == "corrected-t"
+
+
+def test_from_cv_results_reads_listed_splits(data):
+    X, y = data
+    splits = list(KFold(4, shuffle=True, random_state=0).split(X))
+    search = GridSearchCV(
+        LogisticRegression(max_iter=1000), {"C": [0.01, 1.0]}, cv=splits
+    )
+    comp = ModelComparison.from_cv_results(search.fit(X, y))
+    assert (comp.n_train_, comp.n_test_) == (150, 50)
+    assert comp.test_ == "corrected-t"
+
+
+def test_from_cv_results_refuses_an_unfitted_search():
+    search = GridSearchCV(GaussianNB(), {"var_smoothing": [1e-9, 1e-1]})
+    with pytest.raises(ValueError, match="has no cv_results_ \\(fit it first\\)"):
+        ModelComparison.from_cv_results(search)
+
+
+def test_package_scorer_names_wherever_scoring_is_taken(data):
+    from sklearn_faithful.metrics import get_scorer, get_scorer_names
+
+    X, y = data
+    models = {"nb": GaussianNB(), "logreg": LogisticRegression(max_iter=1000)}
+    comp = ModelComparison(models, scoring="cf1_macro", random_state=0).fit(X, y)
+    # the same as the scorer object, which scikit-learn's check_scoring took
+    same = ModelComparison(models, scoring=get_scorer("cf1_macro"), random_state=0).fit(
+        X, y
+    )
+    assert comp.summary() == same.summary()
+    for name in ("cprecision", "crecall_micro", "cf1_weighted"):
+        assert name in get_scorer_names()
+        ModelComparison(models, scoring=name, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="scoring='cf1_macr' is not a scorer name"):
+        ModelComparison(models, scoring="cf1_macr").fit(X, y)
+    # a search scored with the scorer a name names reads it under that name
+    search = GridSearchCV(
+        GaussianNB(),
+        {"var_smoothing": [1e-9, 1e-1]},
+        cv=KFold(4),
+        scoring=get_scorer("cf1_macro"),
+    ).fit(X, y)
+    found = ModelComparison.from_cv_results(
+        search, scoring="cf1_macro", n_train=150, n_test=50
+    )
+    assert found.scoring == "cf1_macro"
+    with pytest.raises(ValueError, match="the search scored with make_confidence"):
+        ModelComparison.from_cv_results(
+            search, scoring="roc_auc", n_train=150, n_test=50
+        )
+    # several scorers: the search's refit metric, or any of them by name
+    multi = GridSearchCV(
+        GaussianNB(),
+        {"var_smoothing": [1e-9, 1e-1]},
+        cv=KFold(4),
+        scoring={"cf1_macro": get_scorer("cf1_macro"), "accuracy": "accuracy"},
+        refit="cf1_macro",
+    ).fit(X, y)
+    by_refit = ModelComparison.from_cv_results(multi, n_train=150, n_test=50)
+    by_name = ModelComparison.from_cv_results(
+        multi.cv_results_, scoring="cf1_macro", n_train=150, n_test=50
+    )
+    assert by_refit.summary() == by_name.summary() == found.summary()

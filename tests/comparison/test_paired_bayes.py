@@ -194,7 +194,7 @@ def test_comparison_paired_macro_and_plot():
         random_state=0,
     ).fit(X, y)
     assert len(comp.per_class_results_["f1"]) == 3
-    axes = comp.plot(labels=("NB", "LR"))
+    axes = comp.plot(labels=("NB", "LR")).axes_
     assert axes.size == 3
     assert "LR - NB" in axes[0].get_xlabel()
 
@@ -214,3 +214,24 @@ def test_weighted_counts_accepted_and_scale_free():
     weighted = paired_bayes_test(np.asarray(A) * 0.37, np.asarray(B) * 0.37)
     assert weighted.p_h1 == pytest.approx(res.p_h1)
     assert weighted.difference == pytest.approx(res.difference)
+
+
+@pytest.mark.parametrize("rope", [1.0, 1, 2.5, np.inf, np.nan, -0.01])
+def test_a_rope_that_makes_the_test_vacuous_is_refused(rope):
+    # before: rope=1.0 ran, and every difference of proportions (in [-1, 1])
+    # was "equivalent"
+    from sklearn_faithful.comparison import bayes_test
+
+    match = r"The 'rope' parameter of {} must be .* range \[0.0, 1.0\)\. Got"
+    with pytest.raises(ValueError, match=match.format("paired_bayes_test")):
+        paired_bayes_test(A, B, rope=rope)
+    with pytest.raises(ValueError, match=match.format("bayes_test")):
+        bayes_test(A, B, rope=rope)
+    X, y = load_breast_cancer(return_X_y=True)
+    with pytest.raises(ValueError, match=match.format("BayesModelComparison")):
+        BayesModelComparison(GaussianNB(), GaussianNB(), rope=rope).fit(X, y)
+
+
+def test_a_rope_just_below_one_still_runs():
+    res = paired_bayes_test(A, B, rope=0.999)
+    assert res.decide() == "equivalent" and res.rope == 0.999
