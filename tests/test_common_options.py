@@ -46,14 +46,15 @@ from .cli._util import (
 EXEMPT = {"help", "format", "n_jobs", "plot", "plot_kind", "out", "names"}
 
 # options that say what to do when the data have some property (a missing
-# or a repeated id; a file whose header does not say it is long): they act on
+# or a repeated id; a file whose header does not say it is long; clusters of
+# unequal sizes, without which the jackknife intervals coincide): they act on
 # the inputs that have it and may leave the others as they were, but must act
 # (change the numbers, or stop the run) on one input kind of the walk at least
-CONDITIONAL = {"on_missing", "on_duplicate", "long"}
+CONDITIONAL = {"on_missing", "on_duplicate", "long", "interval"}
 
 # the inputs that stop a run with no option: an option that lets it go on
 # acts
-STOPS = {("eval-logs", "missing")}
+STOPS = {("eval-logs", "missing"), ("eval-logs", "repeated")}
 
 # what an option with choices needs beside it to act at all
 NEEDS = {"model_coefficient": ["--model-coder", "ann2"]}
@@ -106,6 +107,11 @@ def _files(d):
     ann = annotation_files(d, annotations(n_units=30), UNITS[:30], CODERS)
     f.update({f"ann_{k}": v for k, v in ann.items()})
     logs = run_logs(n_items=40)
+    # clusters of unequal sizes (1, 3, 5, ... items), where the intervals of
+    # clustered means differ
+    for records in logs.values():
+        for r in records:
+            r["passage"] = f"p{int(int(r['id'][1:]) ** 0.5):02d}"
     f["logs"] = [write_log(d / f"run{k}.jsonl", r) for k, r in logs.items()]
     f["logs_csv"] = [write_log(d / f"run{k}.csv", r) for k, r in logs.items()]
     # the third run lacks the first item
@@ -121,7 +127,7 @@ def _inputs(f):
     ppi = ["--labels-c", f["labels_c"], "--labels-t", f["labels_t"],
            "--annotated-c", f["annotated_c"],
            "--annotated-t", f["annotated_t"]]  # fmt: skip
-    logs = ["--on-duplicate", "repeats", *small]
+    logs = ["--on-duplicate", "repeats", "--cluster-field", "passage", *small]
     return {
         ("compare", "labels"): ["compare", f["y"], f["a"], f["b"], *small],
         ("compare", "csv"): ["compare", f["y_csv"], f["a_csv"], f["b_csv"],
@@ -155,7 +161,10 @@ def _inputs(f):
         ("eval-logs", "jsonl"): ["eval-logs", *f["logs"], *logs],
         ("eval-logs", "csv"): ["eval-logs", *f["logs_csv"], *logs],
         ("eval-logs", "missing"): ["eval-logs", *f["logs_missing"], *logs],
-        ("eval-logs", "judged"): ["eval-logs", f["judged"], *small],
+        # three records an item: stops without --on-duplicate repeats
+        ("eval-logs", "repeated"): ["eval-logs", *f["logs"], *small],
+        ("eval-logs", "judged"): ["eval-logs", f["judged"]],
+        ("eval-logs", "human"): ["eval-logs", f["judged"], "--human-field", "human"],
     }  # fmt: skip
 
 
@@ -250,14 +259,24 @@ def _run(argv):
     return code, payload, err.getvalue()
 
 
+# keys that echo how a run was asked, at any depth: the signature, texts that
+# print the options, the warnings
+_ECHO = {"signature", "signature_text", "warnings", "summary", "resamples", "seed"}
+
+
 def _numbers(payload, dests):
-    """The payload without what only echoes the options: the signature, the
-    warnings and every top-level key named as an option."""
-    return {
-        k: v
-        for k, v in payload.items()
-        if k not in ("signature", "warnings") and k not in dests
-    }
+    """The payload without what only echoes the options: at any depth, the
+    keys in ``_ECHO``, and those named as an option that hold a value (not
+    those that hold a result, such as a system's ``test``)."""
+    if isinstance(payload, dict):
+        return {
+            k: _numbers(v, dests)
+            for k, v in payload.items()
+            if k not in _ECHO and not (k in dests and not isinstance(v, (dict, list)))
+        }
+    if isinstance(payload, list):
+        return [_numbers(v, dests) for v in payload]
+    return payload
 
 
 def _variants(value):
@@ -277,7 +296,7 @@ def walk(tmp_path):
             out.append((command, kind, "", f"fails with no option: {err[-300:]}"))
             continue
         actions = _command_parser(parser, command)._actions
-        dests = {a.dest for a in actions}
+        dests = {a.dest for a in actions if a.option_strings}
         for action in actions:
             if not action.option_strings or action.dest in EXEMPT:
                 continue

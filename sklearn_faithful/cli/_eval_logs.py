@@ -20,7 +20,6 @@ from ..eval_logs._options import (
     PLOT_KINDS,
 )
 from ._arguments import (
-    N_RESAMPLES,
     RAW,
     Applies,
     add_format,
@@ -33,10 +32,61 @@ from ._output import header, signature, signature_text
 
 NAME = "eval-logs"
 
+
 # the options that act on some runs only (every option honoured or refused)
+def _judged(args):
+    return args.human_field is not None
+
+
+def _compared(args):
+    """Whether runs are compared: two runs or more, no --human-field."""
+    return not _judged(args) and len(args.runs) > 1
+
+
+def _resampled(args):
+    """Whether anything is resampled: the pairs' tests and intervals, or a
+    run's bootstrap interval."""
+    return _compared(args) or (
+        not _judged(args) and args.interval in ("bca", "percentile")
+    )
+
+
+_COMPARED = Applies(
+    _compared, "to a comparison of two runs or more (not with --human-field)"
+)
+_RESAMPLED = Applies(
+    _resampled,
+    "where something is resampled: two runs or more (the pairs' tests and "
+    "intervals), or one run's --interval bca or percentile; not with "
+    "--human-field, whose interval is a closed form",
+)
+_NOT_JUDGED = Applies(
+    lambda a: not _judged(a),
+    "to runs compared by their scores; --human-field gives one run's "
+    "prediction-powered mean, which takes the items as independent",
+)
 APPLIES = {
     "sample_field": Applies(
         lambda a: a.on_duplicate == "repeats", "with --on-duplicate repeats"
+    ),
+    "method": _COMPARED,
+    "correction": Applies(
+        lambda a: _compared(a) and len(a.runs) > 2,
+        "with three runs or more (two runs make one pair, whose p-value no "
+        "correction changes)",
+    ),
+    "baseline": _COMPARED,
+    "interval": _NOT_JUDGED,
+    "cluster_field": _NOT_JUDGED,
+    "plot": _NOT_JUDGED,
+    "n_resamples": _RESAMPLED,
+    "random_state": _RESAMPLED,
+    "plot_kind": Applies(lambda a: a.plot is not None, "with --plot FILE"),
+    "lam": Applies(_judged, "with --human-field (it weighs the judge's scores)"),
+    "score_map": Applies(
+        lambda a: a.score_field is not None or a.prediction_field is None,
+        "to the text scores of --score-field; with --prediction-field the "
+        "score is 1 where the prediction equals --gold-field",
     ),
 }
 
@@ -251,8 +301,9 @@ def add_parser(subparsers):
         choices=INTERVALS,
         default=INTERVALS[0],
         help="the interval of each run's mean: the jackknife's standard error "
-        "with Student's t, or the bootstrap's BCa or percentile interval "
-        f"(default: {INTERVALS[0]})",
+        "with Student's t on Bell-McCaffrey degrees of freedom (jackknife-bm) "
+        "or on G - 1 (jackknife-t), or the bootstrap's BCa or percentile "
+        f"interval (default: {INTERVALS[0]})",
     )
     c.add_argument(
         "--plot",
@@ -527,49 +578,8 @@ def run(args):
             f"--human-field scores one run by a judge; give one RUN, not "
             f"{len(args.runs)}."
         )
-    if judge and args.plot is not None:
-        raise InputError(
-            "--plot draws the comparison of runs; --human-field gives one run's "
-            "prediction-powered mean, with no plot: drop --plot."
-        )
-    if args.score_map is not None and args.score_field is None:
-        if args.prediction_field is not None:
-            raise InputError(
-                "--score-map reads the text scores of --score-field; with "
-                "--prediction-field the score is 1 where the prediction equals "
-                "--gold-field: drop --score-map."
-            )
-    if not judge and args.lam is not None:
-        raise InputError(
-            "--lam weighs the judge's scores of --human-field; without "
-            "--human-field it does nothing: drop --lam."
-        )
-    if args.plot_kind is not None and args.plot is None:
-        raise InputError(
-            f"--plot-kind {args.plot_kind} says what --plot draws; give --plot "
-            "FILE, or drop --plot-kind."
-        )
     args.lam = 1.0 if args.lam is None else args.lam
     args.plot_kind = PLOT_KINDS[0] if args.plot_kind is None else args.plot_kind
-    comparison_only = {
-        "--baseline": args.baseline is not None,
-        "--method": args.method != METHODS[0],
-        "--correction": args.correction != CORRECTIONS[0],
-        "--interval": args.interval != INTERVALS[0],
-        "--n-resamples": args.n_resamples != N_RESAMPLES,
-    }
-    given = [option for option, set_ in comparison_only.items() if set_]
-    if judge and given:
-        raise InputError(
-            f"{', '.join(given)} set(s) the comparison of runs; --human-field gives "
-            "one run's prediction-powered mean, which takes none: drop "
-            f"{given[0]}."
-        )
-    if judge and args.cluster_field is not None:
-        raise InputError(
-            "--human-field takes the items as independent (the prediction-powered "
-            "interval resamples no cluster); drop --cluster-field."
-        )
     # each run's and pair's resampled means are held at once: 8-byte floats
     check_memory(8 * 4 * args.n_resamples, f"--n-resamples {args.n_resamples}")
     names = _run_names(args)

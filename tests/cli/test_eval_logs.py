@@ -434,7 +434,9 @@ def test_bad_options_are_errors_in_the_command_lines_words(tmp_path, capsys, log
                                                            argv, message):  # fmt: skip
     a = write_log(tmp_path / "a.jsonl", logs["A"][::3])
     b = write_log(tmp_path / "b.jsonl", logs["B"][::3])
-    err = error(capsys, ["eval-logs", a, b, *argv, *FAST])
+    # --human-field resamples nothing: --n-resamples would be refused first
+    fast = ["--format", "json"] if "--human-field" in argv else FAST
+    err = error(capsys, ["eval-logs", a, b, *argv, *fast])
     assert message in err, err
 
 
@@ -518,10 +520,10 @@ def test_human_field_gives_the_prediction_powered_mean(tmp_path, capsys):
     err = error(
         capsys, ["eval-logs", path, "--human-field", "human", "--plot", "p.png"]
     )
-    assert "--plot draws the comparison of runs" in err
+    assert "--plot p.png would have no effect: it applies only to runs compared" in err
     err = error(capsys, ["eval-logs", path, "--human-field", "human",
                          "--cluster-field", "id"])  # fmt: skip
-    assert "drop --cluster-field" in err
+    assert "--cluster-field id would have no effect" in err
     err = error(capsys, ["eval-logs", path, "--human-field", "nobody"])
     assert f"{path}: 0 record(s) hold --human-field nobody" in err
 
@@ -539,7 +541,7 @@ def test_plot_writes_a_png(tmp_path, logs):
 
 def test_one_run_gives_its_interval(tmp_path, logs):
     path = write_log(tmp_path / "a.jsonl", logs["A"][::3])
-    payload = _payload(["eval-logs", path, *FAST])
+    payload = _payload(["eval-logs", path])  # nothing resampled: no --n-resamples
     comparison = payload["comparison"]
     assert comparison["pairs"] == [] and len(comparison["runs"]) == 1
     assert comparison["runs"][0]["mean"] == np.mean(
@@ -563,7 +565,10 @@ def test_human_field_refuses_the_options_of_a_comparison(tmp_path, capsys, logs)
     argv = ["eval-logs", a, "--human-field", "human", "--baseline", "A"]
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert "--baseline set(s) the comparison of runs; --human-field" in err
+    assert (
+        "--baseline A would have no effect: it applies only to a comparison of "
+        "two runs or more (not with --human-field)" in err
+    )
 
 
 def test_score_map_reads_inspect_ai_letters(tmp_path, capsys, logs):
@@ -586,13 +591,19 @@ def test_score_map_reads_inspect_ai_letters(tmp_path, capsys, logs):
 def test_options_that_would_do_nothing_are_refused(tmp_path, capsys, logs):
     paths = _write_runs(tmp_path, {k: logs[k][::3] for k in "AB"})
     err = error(capsys, ["eval-logs", *paths, "--lam", "0.3"])
-    assert "--lam weighs the judge's scores of --human-field" in err
+    assert "--lam 0.3 would have no effect: it applies only with --human-field" in err
     err = error(capsys, ["eval-logs", *paths, "--plot-kind", "pairs"])
-    assert "--plot-kind pairs says what --plot draws" in err
+    assert "--plot-kind pairs would have no effect: it applies only with --plot" in err
     judged = write_log(tmp_path / "j.jsonl", judged_log())
     err = error(capsys, ["eval-logs", judged, "--human-field", "human",
                          "--n-resamples", "50"])  # fmt: skip
-    assert "--n-resamples set(s) the comparison of runs" in err
+    assert "--n-resamples 50 would have no effect: it applies only where" in err
+    # one run, its jackknife interval: nothing is resampled, so no seed
+    err = error(capsys, ["eval-logs", paths[0], "--random-state", "3"])
+    assert "--random-state 3 would have no effect" in err
+    # two runs make one pair: no correction changes its p-value
+    err = error(capsys, ["eval-logs", *paths, "--correction", "bh"])
+    assert "--correction bh would have no effect: it applies only with three" in err
 
 
 @pytest.mark.parametrize(
