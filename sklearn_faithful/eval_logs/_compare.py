@@ -19,6 +19,7 @@ from scipy import stats
 from ..holdout._fast_metrics import Resampler, cluster_sums, run_resamples
 from ..holdout._resampling import (
     _RESAMPLING_CONSTRAINTS,
+    MIN_CLUSTERS,
     _bootstrap_interval,
     _check_groups,
     _clusters_text,
@@ -194,7 +195,8 @@ class RunComparisonResult(_ResultMixin):
     correction : str or None
         ``"holm"``, ``"bh"`` or None.
     interval : str
-        The interval of each mean: ``"jackknife-t"``, ``"bca"`` or
+        The interval of each mean: ``"jackknife-bm"``, ``"jackknife-t"``,
+        ``"bca"`` or
         ``"percentile"``.
     confidence_level : float
         Level of the intervals; ``1 - confidence_level`` is the level of the
@@ -371,22 +373,348 @@ class RunComparisonResult(_ResultMixin):
         return ax
 
 
-def _jackknife_t(data, confidence_level):
+def _jackknife_t(data, confidence_level, df=None):
     """A run's mean, its jackknife-t interval and its jackknife standard error.
 
     With N units (clusters, or items) and the mean without unit u,
     ``theta_(u)``: ``se^2 = (N - 1) / N sum_u (theta_(u) - theta_(.))^2`` and
-    the interval ``theta +/- t_{N-1, 1 - alpha/2} se`` (Efron & Tibshirani
-    1993, 11.2). On cells of equal items each value stands for its cell's
-    items; without clusters the interval is Student's t interval of the mean.
+    the interval ``theta +/- t_{df, 1 - alpha/2} se`` with ``df = N - 1``
+    (Efron & Tibshirani 1993, 11.2) or the ``df`` given (Bell and
+    McCaffrey's, :func:`_cluster_df`). On cells of equal items each value
+    stands for its cell's items; without clusters the interval is Student's
+    t interval of the mean.
     """
     (statistic,) = data.statistics
     values, weights = data.jackknife()
     n_units = float(weights.sum())
     centre = np.sum(weights * values) / n_units
     se = math.sqrt((n_units - 1) / n_units * np.sum(weights * (values - centre) ** 2))
-    half = float(stats.t.ppf(0.5 + confidence_level / 2, n_units - 1)) * se
+    df = n_units - 1 if df is None else df
+    half = float(stats.t.ppf(0.5 + confidence_level / 2, df)) * se
     return statistic, ConfidenceInterval(statistic - half, statistic + half), se
+
+
+def _anova_icc(sums, squares, sizes):
+    """The ANOVA estimate of the intra-cluster correlation, clipped to [0, 1].
+
+    With cluster sums ``S_g``, sums of squares ``Q_g`` and sizes ``n_g`` of
+    ``N`` items in ``G`` clusters: ``MSB = (sum S_g^2 / n_g - N M^2) / (G -
+    1)``, ``MSW = (sum Q_g - sum S_g^2 / n_g) / (N - G)``, ``n_0 = (N - sum
+    n_g^2 / N) / (G - 1)`` and ``rho = (MSB - MSW) / (MSB + (n_0 - 1)
+    MSW)``; 0 when undefined (one item a cluster, or no spread at all).
+    """
+    n_items, n_clusters = sizes.sum(), sizes.size
+    between = np.sum(sums**2 / sizes)
+    msb = (between - sums.sum() ** 2 / n_items) / (n_clusters - 1)
+    msw = (squares.sum() - between) / max(n_items - n_clusters, 1)
+    n0 = (n_items - np.sum(sizes**2) / n_items) / (n_clusters - 1)
+    denominator = msb + (n0 - 1) * msw
+    if not denominator > 0:
+        return 0.0
+    return float(np.clip((msb - msw) / denominator, 0.0, 1.0))
+
+
+def _bell_mccaffrey_df(shares, tau):
+    """Bell and McCaffrey's degrees of freedom of the CR2 variance of a mean.
+
+    ``shares`` are the clusters' shares of the items, ``h_g = n_g / N``;
+    ``tau`` the working model's variance of each cluster's sum of errors (up
+    to a common factor). The CR2 variance is ``T' Q T / N^2`` of the
+    clusters' error sums T, with ``Q = L' W L``, ``L = I - h 1'`` and ``W =
+    diag(1 / (1 - h))``, and its degrees of freedom ``tr(Q D)^2 / tr((Q
+    D)^2)`` with ``D = diag(tau)`` (Bell & McCaffrey 2002, eq. 11). In O(G):
+    ``Q_gk = w_g [g = k] + s - u_g - u_k`` with ``u = h w`` and ``s = sum h
+    u``. G - 1 for clusters of equal size.
+    """
+    w = 1 / (1 - shares)
+    u = shares * w
+    s = float(np.sum(shares * u))
+    t0, t1, t2 = np.sum(tau), np.sum(tau * u), np.sum(tau * u**2)
+    trace = np.sum(tau * w) - 2 * t1 + s * t0
+    square = (
+        np.sum(tau**2 * (w**2 + 2 * w * (s - 2 * u)))
+        + s**2 * t0**2
+        + 2 * t0 * t2
+        - 4 * s * t0 * t1
+        + 2 * t1**2
+    )
+    return float(trace**2 / square)
+
+
+def _cluster_df(scores, groups):
+    """Bell and McCaffrey's degrees of freedom of a run's mean in its clusters.
+
+    Those of the CR2 variance (:func:`_bell_mccaffrey_df`) under a working
+    model of items correlated within clusters at the ANOVA estimate ``rho``
+    of the intra-cluster correlation: ``tau_g = (1 - rho) n_g + rho n_g^2``
+    (Imbens & Kolesar 2016). ``G - 1`` for clusters of equal size, ``n - 1``
+    without clusters.
+    """
+    n_items = scores.shape[0]
+    if groups is None:
+        return float(n_items - 1)
+    codes, n_clusters = groups
+    sums = np.bincount(codes, weights=scores, minlength=n_clusters)
+    squares = np.bincount(codes, weights=scores**2, minlength=n_clusters)
+    sizes = np.bincount(codes, minlength=n_clusters).astype(np.float64)
+    rho = _anova_icc(sums, squares, sizes)
+    return _bell_mccaffrey_df(sizes / n_items, (1 - rho) * sizes + rho * sizes**2)
+
+
+# Coverage (%) of each run's 95% interval with clusters, measured by
+# benchmarks/sim_cluster_means.py (seed 20261201, doc/_sim_cluster_means.txt):
+# per band of the effective number of clusters G_eff = (sum n_g)^2 / sum
+# n_g^2, (low, high, coverage pooled over the simulated data sets of the band,
+# its Monte-Carlo s.e., the lowest coverage of a setting whose median G_eff is
+# in the band, that setting); tuning and held-back settings together.
+_MEASURED_COVERAGE = {
+    "jackknife-bm": (
+        (
+            1,
+            4,
+            97.2,
+            0.2,
+            84.4,
+            "binary, mean 0.95, ICC 0.1, 8 Pareto-size clusters, held back",
+        ),
+        (
+            4,
+            8,
+            95.9,
+            0.2,
+            86.8,
+            "binary, mean 0.05, ICC 0.1, 8 geometric-size clusters, held back",
+        ),
+        (
+            8,
+            15,
+            95.5,
+            0.1,
+            92.6,
+            "binary, mean 0.95, ICC 0.1, 30 Pareto-size clusters, held back",
+        ),
+        (
+            15,
+            30,
+            95.4,
+            0.2,
+            89.0,
+            "binary, mean 0.05, ICC 0.1, 30 geometric-size clusters, held back",
+        ),
+        (
+            30,
+            60,
+            95.1,
+            0.2,
+            92.9,
+            "binary, mean 0.05, ICC 0.1, 80 geometric-size clusters, held back",
+        ),
+        (
+            60,
+            math.inf,
+            94.8,
+            0.2,
+            93.1,
+            "binary, mean 0.7, ICC 0.25, 80 equal clusters",
+        ),
+    ),
+    "jackknife-t": (
+        (
+            1,
+            4,
+            86.3,
+            0.3,
+            76.8,
+            "binary, mean 0.95, ICC 0.1, 8 Pareto-size clusters, held back",
+        ),
+        (
+            4,
+            8,
+            89.5,
+            0.2,
+            82.3,
+            "binary, mean 0.05, ICC 0.1, 8 geometric-size clusters, held back",
+        ),
+        (
+            8,
+            15,
+            92.7,
+            0.2,
+            83.5,
+            "binary, mean 0.95, ICC 0.1, 30 Pareto-size clusters, held back",
+        ),
+        (
+            15,
+            30,
+            93.4,
+            0.2,
+            86.4,
+            "binary, mean 0.05, ICC 0.1, 30 geometric-size clusters, held back",
+        ),
+        (
+            30,
+            60,
+            93.9,
+            0.2,
+            89.9,
+            "binary, mean 0.95, ICC 0.1, 320 Pareto-size clusters, held back",
+        ),
+        (
+            60,
+            math.inf,
+            94.7,
+            0.2,
+            93.1,
+            "binary, mean 0.7, ICC 0.25, 80 equal clusters",
+        ),
+    ),
+    "bca": (
+        (
+            1,
+            4,
+            81.5,
+            0.4,
+            75.3,
+            "binary, mean 0.95, ICC 0.1, 8 Pareto-size clusters, held back",
+        ),
+        (
+            4,
+            8,
+            85.0,
+            0.3,
+            77.9,
+            "binary, mean 0.583, ICC 0.2, 15 (3 giant) clusters, held back",
+        ),
+        (8, 15, 88.3, 0.2, 84.3, "binary, mean 0.7, ICC 0.5, 30 Pareto-size clusters"),
+        (15, 30, 90.6, 0.2, 84.8, "rating, mean 6.4, ICC 0.5, 80 Pareto-size clusters"),
+        (
+            30,
+            60,
+            92.0,
+            0.2,
+            85.3,
+            "rating, mean 6.4, ICC 0.1, 320 Pareto-size clusters",
+        ),
+        (
+            60,
+            math.inf,
+            93.8,
+            0.2,
+            92.4,
+            "binary, mean 0.7, ICC 0.25, 80 equal clusters",
+        ),
+    ),
+    "percentile": (
+        (
+            1,
+            4,
+            85.1,
+            0.3,
+            74.1,
+            "binary, mean 0.95, ICC 0.1, 8 Pareto-size clusters, held back",
+        ),
+        (
+            4,
+            8,
+            87.5,
+            0.3,
+            80.2,
+            "binary, mean 0.05, ICC 0.1, 8 geometric-size clusters, held back",
+        ),
+        (
+            8,
+            15,
+            89.4,
+            0.2,
+            84.9,
+            "binary, mean 0.95, ICC 0.1, 30 Pareto-size clusters, held back",
+        ),
+        (
+            15,
+            30,
+            91.7,
+            0.2,
+            86.2,
+            "binary, mean 0.05, ICC 0.1, 30 geometric-size clusters, held back",
+        ),
+        (
+            30,
+            60,
+            92.8,
+            0.2,
+            90.1,
+            "binary, mean 0.95, ICC 0.1, 320 Pareto-size clusters, held back",
+        ),
+        (
+            60,
+            math.inf,
+            94.1,
+            0.2,
+            92.0,
+            "binary, mean 0.7, ICC 0.25, 80 equal clusters",
+        ),
+    ),
+}
+# the interval holds where its band's lowest setting covered this much
+_HOLDS = 93.0
+
+
+def _warn_few_clusters(groups, interval, pairs, method, stacklevel):
+    """Warn, with its measured coverage, where an interval printed may not hold.
+
+    Each run's interval: where its lowest setting of the band of ``G_eff``
+    covered less than 93% (:data:`_MEASURED_COVERAGE`). Each pair's, the
+    paired cluster bootstrap's percentile interval: with fewer than 40
+    clusters, or unequal ones weighing as fewer (``MIN_CLUSTERS``, measured by
+    benchmarks/sim_clusters.py, seed 20261126).
+    """
+    codes, n_clusters = groups
+    sizes = np.bincount(codes, minlength=n_clusters).astype(np.float64)
+    effective = float(sizes.sum() ** 2 / np.sum(sizes**2))
+    unequal = effective * (1 + 1e-9) < n_clusters
+    parts = []
+    low, high, coverage, se, worst, where = next(
+        band for band in _MEASURED_COVERAGE[interval] if effective < band[1]
+    )
+    if worst < _HOLDS:
+        span = f"{low:g} to {high:g}" if math.isfinite(high) else f"{low:g} or more"
+        parts.append(
+            f"the 95% {interval} interval of a run's mean (printed for each run) "
+            f"covered {coverage:.1f}% (s.e. {se:.1f}) of simulated data sets worth "
+            f"{span} equal clusters, and {worst:.1f}% in the lowest setting "
+            f"({where})"
+        )
+    if pairs and effective * (1 + 1e-9) < MIN_CLUSTERS:
+        parts.append(
+            "each pair's interval, the paired cluster bootstrap's, is too narrow "
+            f"below {MIN_CLUSTERS} (95% cluster bootstrap intervals covered as "
+            "little as 76% with 5 clusters, 87% with 10 and 92% with 30)"
+            + (
+                " and the paired bootstrap test rejects too often; the "
+                "permutation test's p-value stays exact"
+                if method == "bootstrap"
+                else ""
+            )
+        )
+    if not parts:
+        return
+    worth = (
+        f"weigh as {effective:.1f} of equal size ((sum of sizes)^2 / sum of "
+        "squared sizes)"
+    )
+    if unequal and n_clusters >= MIN_CLUSTERS:
+        head = f"the {n_clusters} clusters are of unequal sizes and {worth}"
+    else:
+        few = "only " if n_clusters < MIN_CLUSTERS else ""
+        head = f"groups names {few}{n_clusters} clusters" + (
+            f", which {worth}" if unequal else ""
+        )
+    warnings.warn(
+        f"{head}: {'; '.join(parts)}. See 'Clustered runs: what we measured' in "
+        "the user guide (benchmarks/sim_cluster_means.py).",
+        RuntimeWarning,
+        stacklevel=stacklevel + 1,
+    )
 
 
 def _stream(root, *names):
@@ -488,7 +816,7 @@ def compare_runs(
     method="permutation",
     baseline=None,
     correction="holm",
-    interval="jackknife-t",
+    interval=INTERVALS[0],
     confidence_level=0.95,
     n_resamples=9999,
     random_state=None,
@@ -530,22 +858,28 @@ def compare_runs(
         Adjustment of the p-values over the pairs: Holm's step-down (the
         family-wise error rate), Benjamini-Hochberg's step-up (the false
         discovery rate), or None.
-    interval : {"jackknife-t", "bca", "percentile"}, default="jackknife-t"
-        The interval of each run's mean. ``"jackknife-t"``: the mean plus or
-        minus Student's t quantile on ``N - 1`` degrees of freedom times the
-        jackknife standard error, with N the clusters (or, without them, the
-        items, where it is Student's t interval of the mean); it held 93.3%
-        or more in every simulated setting, where BCa fell to 90% with 10
-        clusters and 91.4% with 40 of unequal sizes (user guide).
-        ``"bca"`` and ``"percentile"``: the cluster (or item) bootstrap's.
-        The paired differences get the percentile interval of the paired
-        bootstrap.
+    interval : {"jackknife-bm", "jackknife-t", "bca", "percentile"}, \
+            default="jackknife-bm"
+        The interval of each run's mean. ``"jackknife-bm"``: the mean plus
+        or minus Student's t quantile times the jackknife standard error
+        (leaving out one cluster at a time), on Bell and McCaffrey's degrees
+        of freedom, fewer than ``G - 1`` with unequal clusters of alike items;
+        without clusters, Student's t interval of the mean. ``"jackknife-t"``:
+        the same on ``G - 1`` degrees of freedom (the default before the
+        study of clustered means: with 8 clusters of heavy-tailed sizes and
+        0/1 scores at intra-cluster correlation 0.5 it covered 81.9%, the
+        default 93.2%). ``"bca"`` and ``"percentile"``: the cluster (or
+        item) bootstrap's. With few clusters, or unequal ones that weigh as
+        few, no interval held everywhere: a warning gives the printed
+        interval's measured coverage at that effective number of clusters
+        (user guide, "Clustered runs: what we measured"). The paired
+        differences get the percentile interval of the paired bootstrap.
     confidence_level : float, default=0.95
         Level of the intervals; the tests and the tied groups use
         ``1 - confidence_level``.
     n_resamples : int, default=9999
-        Resamples of each test and bootstrap interval (the jackknife-t
-        interval draws none).
+        Resamples of each test and bootstrap interval (the jackknife
+        intervals draw none).
     random_state : int, RandomState instance, Generator or None, default=None
         Seed of the resamples; the same seed gives the same result with any
         ``n_jobs``.
@@ -620,7 +954,10 @@ def compare_runs(
             "in clusters (groups); use method='permutation', which swaps whole "
             "clusters, or method='bootstrap'."
         )
-    checked = _check_groups(groups, n_items, stacklevel=4)
+    # compare_runs warns of the intervals it prints, with their own coverage
+    checked = _check_groups(groups, n_items, stacklevel=4, warn=False)
+    if checked is not None:
+        _warn_few_clusters(checked, interval, n_runs > 1, method, stacklevel=3)
     # one root seed; each run and each pair draws from a stream of its own,
     # keyed by the names, so that a run's interval and a pair's test do not
     # depend on which other runs are compared, nor on their order
@@ -628,12 +965,16 @@ def compare_runs(
     jobs = dict(n_jobs=n_jobs, verbose=verbose, name="compare_runs")
     run_rows = []
     for j, name in enumerate(names):
-        data = _resampling([scores[:, j]], checked)
-        if interval == "jackknife-t":
-            mean, (low, high), se = _jackknife_t(data, confidence_level)
+        if interval in ("jackknife-bm", "jackknife-t"):
+            df = None
+            if interval == "jackknife-bm":
+                df = _cluster_df(scores[:, j], checked)
+            mean, (low, high), se = _jackknife_t(
+                _resampling([scores[:, j]], checked), confidence_level, df
+            )
         else:
             res = _bootstrap_interval(
-                data,
+                _resampling([scores[:, j]], checked),
                 _METRIC,
                 n_resamples=n_resamples,
                 confidence_level=confidence_level,

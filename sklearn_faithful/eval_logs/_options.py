@@ -19,9 +19,10 @@ METHODS = ("permutation", "bootstrap", "sign")
 # Benjamini-Hochberg's step-up (false discovery rate); None leaves p alone
 CORRECTIONS = ("holm", "bh")
 
-# ``interval`` of compare_runs: each run's mean's interval, from the bootstrap
-# (BCa, percentile) or the jackknife standard error and Student's t
-INTERVALS = ("jackknife-t", "bca", "percentile")
+# ``interval`` of compare_runs: each run's mean's interval, the jackknife
+# standard error with Student's t on Bell-McCaffrey degrees of freedom (the
+# default) or on G - 1, or the bootstrap's BCa or percentile interval
+INTERVALS = ("jackknife-bm", "jackknife-t", "bca", "percentile")
 
 # ``kind`` of RunComparisonResult.plot: each run's mean, or each pair's difference
 PLOT_KINDS = ("runs", "pairs")

@@ -321,12 +321,15 @@ def _clusters_text(n_clusters):
     return "" if n_clusters is None else f" in {n_clusters} clusters"
 
 
-def _check_groups(groups, n_samples, stacklevel=4):
+def _check_groups(groups, n_samples, stacklevel=4, warn=True):
     """``(codes, n_clusters)`` of the items' clusters, or None without groups.
 
     The clusters are coded 0, ..., G - 1 in the sorted order of their
     labels, which is the order of the units the resamples draw. Few
-    clusters, or unequal ones that weigh as few, are warned about.
+    clusters, or unequal ones that weigh as few, are warned about with the
+    cluster bootstrap's measured coverage; ``warn=False`` leaves the warning
+    to a caller that prints another interval (``compare_runs``, whose
+    warning gives its own interval's coverage).
     """
     if groups is None:
         return None
@@ -346,19 +349,22 @@ def _check_groups(groups, n_samples, stacklevel=4):
             "such as strings or integers."
         ) from None
     codes = codes.astype(np.intp, copy=False)
-    n_clusters = _check_n_clusters(int(clusters.size), "groups names", stacklevel + 1)
-    _check_cluster_sizes(np.bincount(codes, minlength=n_clusters), stacklevel + 1)
+    n_clusters = _check_n_clusters(
+        int(clusters.size), "groups names", stacklevel + 1, warn=warn
+    )
+    if warn:
+        _check_cluster_sizes(np.bincount(codes, minlength=n_clusters), stacklevel + 1)
     return codes, n_clusters
 
 
-def _check_n_clusters(n_clusters, what, stacklevel):
+def _check_n_clusters(n_clusters, what, stacklevel, warn=True):
     """Refuse fewer than 2 clusters, and warn below :data:`MIN_CLUSTERS`."""
     if n_clusters < 2:
         raise ValueError(
             f"{what} {n_clusters} cluster; resampling whole clusters needs "
             f"at least 2 (and {MIN_CLUSTERS} for the interval to hold)."
         )
-    if n_clusters < MIN_CLUSTERS:
+    if warn and n_clusters < MIN_CLUSTERS:
         warnings.warn(
             f"{what} only {n_clusters} clusters; with fewer than "
             f"{MIN_CLUSTERS} the cluster bootstrap's intervals are too narrow (in "
@@ -379,11 +385,10 @@ def _check_cluster_sizes(sizes, stacklevel):
     equal size. benchmarks/sim_clusters.py (seed 20261126) measured, with 40
     geometric-size clusters (G_eff about 20), the 95% cluster bootstrap
     interval at 90.6-93.6% and the paired bootstrap test at 10.2% of true
-    nulls, and with 80 (G_eff about 41) 93.6% and 5.6%;
-    benchmarks/sim_eval_logs.py (same seed) measured compare_runs' 95%
-    jackknife-t interval at 92.1-94.4% with G_eff 22-32 and at least 93.9%
-    from G_eff 41 on. Fewer than MIN_CLUSTERS clusters get _check_n_clusters'
-    warning instead. Returns ``G_eff``.
+    nulls, and with 80 (G_eff about 41) 93.6% and 5.6%.
+    compare_runs warns of its own intervals instead (``warn=False`` of
+    :func:`_check_groups`). Fewer than MIN_CLUSTERS clusters get
+    _check_n_clusters' warning instead. Returns ``G_eff``.
     """
     sizes = np.asarray(sizes, dtype=np.float64)
     effective = float(sizes.sum() ** 2 / np.sum(sizes**2))
@@ -392,8 +397,9 @@ def _check_cluster_sizes(sizes, stacklevel):
         warnings.warn(
             f"the {sizes.size} clusters are of unequal sizes and weigh as "
             f"{effective:.0f} of equal size ((sum of sizes)^2 / sum of squared "
-            f"sizes); with fewer than {MIN_CLUSTERS} such, 95% intervals covered "
-            "as little as 91% in simulation and the paired bootstrap test "
+            f"sizes); with fewer than {MIN_CLUSTERS} such, the cluster bootstrap's "
+            "95% intervals covered as little as 91% in simulation and the paired "
+            "bootstrap test "
             "rejected 10% of true nulls. Read intervals as a little optimistic, "
             "test with the cluster permutation (its p-value stays exact), and see "
             "'Clustered items' in the user guide.",

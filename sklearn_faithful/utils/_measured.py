@@ -95,6 +95,50 @@ PAPER_FALSE_CLAIMS = Rate(
     ),
 )
 
+# compare_runs' default interval of a run's mean (interval="jackknife-bm"):
+# its lowest coverage at 0.95 over the 80 tuning settings of clustered means
+JACKKNIFE_BM_COVERAGE = Rate(
+    "93.0%",
+    "0.8",
+    "lowest coverage of compare_runs' default 95% interval of a run's mean "
+    "(jackknife-bm) over the 80 tuning settings of clustered means",
+    "benchmarks/sim_cluster_means.py",
+    20261201,
+    (r"at least (\d+(?:\.\d+)?%)(?: coverage)? in every tuning setting",),
+)
+
+# ... the former default, interval="jackknife-t", in the same settings: its
+# lowest (8 Pareto-size clusters of 0/1 scores at intra-cluster correlation 0.5)
+JACKKNIFE_T_CLUSTERED_COVERAGE = Rate(
+    "81.9%",
+    "1.2",
+    "lowest coverage of compare_runs' 95% jackknife-t interval over the 80 "
+    "tuning settings of clustered means",
+    "benchmarks/sim_cluster_means.py",
+    20261201,
+    (
+        r"jackknife-t interval fell to (\d+(?:\.\d+)?%)",
+        r"one argument away, fell to (\d+(?:\.\d+)?%)",
+        r"correlation 0\.5 it covered (\d+(?:\.\d+)?%)",
+    ),
+)
+
+# ... and the default's lowest coverage with rare events (held-back settings
+# of base rate 0.05 or 0.95), where no candidate held
+JACKKNIFE_BM_RARE_COVERAGE = Rate(
+    "84.4%",
+    "1.1",
+    "lowest coverage of compare_runs' default 95% interval in the held-back "
+    "settings of base rate 0.05 or 0.95",
+    "benchmarks/sim_cluster_means.py",
+    20261201,
+    (
+        r"as little as (\d+(?:\.\d+)?%) with rare events",
+        r"with rare events: at base rates 0\.05 and 0\.95 the default covered as "
+        r"little as (\d+(?:\.\d+)?%)",
+    ),
+)
+
 RATES = {
     name: value for name, value in list(globals().items()) if isinstance(value, Rate)
 }

@@ -205,5 +205,7 @@ def test_json_output_ends_with_the_warnings_of_standard_error(runs):
     # is in the command line's words (groups_field -> --cluster-field)
     (warning,) = json.loads(ok(runs, "eval-logs"))["warnings"]
     assert warning["category"] == "RuntimeWarning"
-    assert warning["message"].startswith("--cluster-field names only 15 clusters; ")
+    assert warning["message"].startswith(
+        "--cluster-field names only 15 clusters: the 95% jackknife-bm interval"
+    )
     assert "too narrow" in warning["message"]

@@ -295,14 +295,20 @@ def test_a_run_and_a_pair_do_not_depend_on_the_other_runs():
 def test_jackknife_t_is_students_t_and_the_cluster_jackknife():
     rng = np.random.default_rng(13)
     x = (rng.random(150) < 0.3).astype(float)
-    res = compare_runs({"A": x}, n_resamples=99)  # the default interval
+    res = compare_runs({"A": x}, interval="jackknife-t", n_resamples=99)
     se = x.std(ddof=1) / np.sqrt(x.size)  # the jackknife s.e. of a mean
     half = stats.t.ppf(0.975, x.size - 1) * se
     assert res.interval == "jackknife-t"
     assert res.runs[0]["low"] == pytest.approx(x.mean() - half)
     assert res.runs[0]["standard_error"] == pytest.approx(se)
     groups = rng.integers(0, 45, 150)
-    res = compare_runs({"A": x}, groups=groups, n_resamples=99, confidence_level=0.9)
+    res = compare_runs(
+        {"A": x},
+        groups=groups,
+        interval="jackknife-t",
+        n_resamples=99,
+        confidence_level=0.9,
+    )
     codes = np.unique(groups, return_inverse=True)[1]  # clusters with items
     totals, sizes = np.bincount(codes, x), np.bincount(codes)
     g = totals.size
@@ -374,3 +380,144 @@ def test_scores_near_the_float_maximum_keep_their_spread():
     assert res.pairs[0]["difference"] / unit == pytest.approx(
         base.pairs[0]["difference"], rel=1e-9
     )
+
+
+def _jackknife_bm_by_hand(x, groups, level=0.95):
+    """compare_runs' default interval, transcribed from its formulas in plain
+    Python and dense matrices: the leave-one-cluster-out jackknife by loops,
+    the ANOVA intra-cluster correlation by loops, and Bell and McCaffrey's
+    degrees of freedom of the CR2 variance from the eigenvalues of
+    ``G' Omega G`` (Imbens & Kolesar 2016, eq. 8), with the CR2 adjustment
+    ``(I - H_gg)^(-1/2)`` by an eigendecomposition."""
+    x = [float(v) for v in x]
+    labels = sorted(set(groups))
+    members = [[i for i, g in enumerate(groups) if g == c] for c in labels]
+    n, k = len(x), len(members)
+    mean = sum(x) / n
+    # the jackknife standard error
+    loo = [
+        sum(x[i] for i in range(n) if i not in set(m)) / (n - len(m)) for m in members
+    ]
+    centre = sum(loo) / k
+    se = ((k - 1) / k * sum((v - centre) ** 2 for v in loo)) ** 0.5
+    # ANOVA ICC
+    sums = [sum(x[i] for i in m) for m in members]
+    msb = sum(
+        len(m) * (s / len(m) - mean) ** 2 for m, s in zip(members, sums, strict=True)
+    )
+    msb /= k - 1
+    msw = sum(
+        (x[i] - s / len(m)) ** 2 for m, s in zip(members, sums, strict=True) for i in m
+    )
+    msw /= max(n - k, 1)
+    n0 = (n - sum(len(m) ** 2 for m in members) / n) / (k - 1)
+    rho = min(max((msb - msw) / (msb + (n0 - 1) * msw), 0.0), 1.0)
+    # the CR2 variance's quadratic form, and its Bell-McCaffrey df
+    hat = np.full((n, n), 1 / n)
+    omega = np.eye(n) * (1 - rho)
+    columns = []
+    for m in members:
+        vals, vecs = np.linalg.eigh(np.eye(len(m)) - hat[np.ix_(m, m)])
+        adjust = vecs @ np.diag(vals**-0.5) @ vecs.T
+        c = np.zeros(n)
+        c[m] = adjust @ np.ones(len(m)) / n
+        columns.append((np.eye(n) - hat) @ c)
+        omega[np.ix_(m, m)] += rho
+    g = np.array(columns).T
+    lam = np.linalg.eigvalsh(g.T @ omega @ g)
+    df = lam.sum() ** 2 / (lam**2).sum()
+    half = stats.t.ppf(0.5 + level / 2, df) * se
+    return mean - half, mean + half, se, df
+
+
+@pytest.mark.parametrize("binary", [True, False])
+def test_default_interval_matches_a_transcription_of_its_formula(binary):
+    rng = np.random.default_rng(21)
+    sizes = [1, 2, 3, 5, 9, 14]  # unequal, as the Pareto-size clusters
+    groups = [f"c{g}" for g, k in enumerate(sizes) for _ in range(k)]
+    effect = np.repeat(rng.normal(0, 1, len(sizes)), sizes)
+    x = effect + rng.normal(0, 1, effect.size)
+    x = (x > 0).astype(float) if binary else np.round(5 + 2 * x)
+    low, high, se, df = _jackknife_bm_by_hand(x, groups, level=0.9)
+    assert 1 < df < len(sizes) - 1  # unequal sizes: fewer than G - 1
+    with pytest.warns(RuntimeWarning, match="only 6 clusters"):
+        res = compare_runs({"A": x}, groups=groups, confidence_level=0.9)
+    assert res.interval == "jackknife-bm"  # the default
+    (run,) = res.runs
+    assert run["low"] == pytest.approx(low, rel=1e-10)
+    assert run["high"] == pytest.approx(high, rel=1e-10)
+    assert run["standard_error"] == pytest.approx(se, rel=1e-10)
+
+
+def test_bell_mccaffrey_df_is_g_minus_1_for_equal_clusters_and_n_minus_1_alone():
+    rng = np.random.default_rng(22)
+    x = (rng.random(120) < 0.4).astype(float)
+    (run,) = compare_runs({"A": x}, n_resamples=99).runs
+    se = x.std(ddof=1) / np.sqrt(x.size)
+    assert run["standard_error"] == pytest.approx(se)
+    assert run["high"] == pytest.approx(x.mean() + stats.t.ppf(0.975, 119) * se)
+    # 40 equal clusters: df = G - 1 whatever the ICC, the jackknife-t interval
+    groups = np.repeat(np.arange(40), 3)
+    kw = dict(groups=groups, n_resamples=99)
+    bm, jack = (
+        compare_runs({"A": x}, interval=i, **kw).runs[0]
+        for i in ("jackknife-bm", "jackknife-t")
+    )
+    assert bm == pytest.approx(jack)
+
+
+def test_default_interval_ignores_the_clusters_labels_and_the_items_order():
+    rng = np.random.default_rng(23)
+    sizes = rng.geometric(0.1, 45)
+    groups = np.repeat(np.arange(45), sizes)
+    x = (rng.random(groups.size) < 0.6).astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # unequal sizes
+        base = compare_runs({"A": x}, groups=groups).runs[0]
+        names = np.array([f"passage {g}" for g in rng.permutation(45)])[groups]
+        order = rng.permutation(x.size)
+        moved = compare_runs({"A": x[order]}, groups=names[order]).runs[0]
+    for key in ("mean", "low", "high", "standard_error"):
+        assert moved[key] == pytest.approx(base[key], rel=1e-12)
+
+
+def test_the_warning_gives_the_printed_intervals_measured_coverage():
+    from sklearn_faithful.eval_logs._compare import _MEASURED_COVERAGE
+
+    sizes = np.r_[np.full(40, 2), [200, 150]]  # 42 clusters, worth about 5
+    groups = np.repeat(np.arange(42), sizes)
+    rng = np.random.default_rng(14)
+    x = (rng.random(groups.size) < 0.7).astype(float)
+    effective = sizes.sum() ** 2 / np.sum(sizes**2)
+    for interval in ("jackknife-bm", "jackknife-t", "bca"):
+        band = next(b for b in _MEASURED_COVERAGE[interval] if effective < b[1])
+        with pytest.warns(RuntimeWarning) as record:
+            compare_runs({"A": x}, groups=groups, interval=interval, n_resamples=99)
+        (message,) = [str(w.message) for w in record]
+        assert message.startswith(
+            f"the 42 clusters are of unequal sizes and weigh as {effective:.1f} of "
+            "equal size"
+        )
+        assert (
+            f"the 95% {interval} interval of a run's mean (printed for each run) "
+            f"covered {band[2]:.1f}% (s.e. {band[3]:.1f})" in message
+        )
+        assert f"and {band[4]:.1f}% in the lowest setting ({band[5]})" in message
+        assert "pair" not in message  # one run: no pair printed
+    # two runs: the pairs' bootstrap interval too; the bootstrap test's level
+    with pytest.warns(RuntimeWarning, match="paired bootstrap test rejects too"):
+        compare_runs(
+            {"A": x, "B": x[::-1]}, groups=groups, method="bootstrap", n_resamples=99
+        )
+
+
+def test_no_warning_where_the_printed_interval_held():
+    rng = np.random.default_rng(24)
+    groups = np.repeat(np.arange(80), 10)  # 80 equal clusters: held there
+    x = (rng.random(800) < 0.7).astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compare_runs({"A": x, "B": x[::-1]}, groups=groups, n_resamples=99)
+    # with a pair, its bootstrap interval is too narrow below 40 clusters
+    with pytest.warns(RuntimeWarning, match="only 30 clusters.*each pair's interval"):
+        compare_runs({"A": x, "B": x[::-1]}, groups=groups % 30, n_resamples=99)
