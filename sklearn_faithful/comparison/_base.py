@@ -57,8 +57,9 @@ class _BaseComparison(BaseEstimator):
 
     Subclasses give ``_named_estimators``, ``_default_cv``, ``_classifies``
     (stratify on ``y``), ``_scorer``, ``_check_design``, ``_row`` (a summary
-    row per key of ``results_``), ``_decide_one``, ``_describe`` (the lines
-    above the printed table) and ``_index`` (the summary's index column).
+    row per key of ``_keys()``, by default of ``results_``), ``_decide_one``,
+    ``_describe`` (the lines above the printed table) and ``_index`` (the
+    summary's index column).
     """
 
     # ``groups`` goes to the splitter only, never to the comparison itself
@@ -71,6 +72,14 @@ class _BaseComparison(BaseEstimator):
 
     def _scorer(self, estimator):
         return None
+
+    def _keys(self):
+        """The summary's rows, in order: every key of ``results_``."""
+        return list(self.results_)
+
+    def _keyed(self, values):
+        """``values`` by key of ``results_``, as :meth:`decide` returns them."""
+        return values
 
     def _check_cv(self, y=None):
         if self.cv is None:
@@ -191,7 +200,7 @@ class _BaseComparison(BaseEstimator):
             (:class:`ModelComparison`).
         """
         check_is_fitted(self, "results_")
-        rows = [self._row(key) for key in self.results_]
+        rows = [self._row(key) for key in self._keys()]
         cols = {name: [row[name] for row in rows] for name in rows[0]}
         return _summary_table(cols, as_frame, index=self._index)
 
@@ -222,7 +231,9 @@ class _BaseComparison(BaseEstimator):
             ``"equivalent"`` or ``"undecided"``.
         """
         check_is_fitted(self, "results_")
-        return {key: self._decide_one(key, threshold) for key in self.results_}
+        return self._keyed(
+            {key: self._decide_one(key, threshold) for key in self.results_}
+        )
 
     def __str__(self):
         if not hasattr(self, "results_"):

@@ -6,6 +6,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import clone
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils import indexable
 
 from ..model_selection import BlockRegularized3x2CV, BlockRegularizedMx2CV
@@ -39,9 +40,41 @@ from ._counts import (
     _predict_split,
 )
 from ._options import CROSSED_REPETITIONS, DEFAULT_CORRELATION, VARIANCES
-from ._paired import _paired_design_test, paired_bayes_test
+from ._paired import (
+    _paired_design_test,
+    _undefined_text,
+    _UndefinedSplitsError,
+    paired_bayes_test,
+)
 from ._plot import _plot_comparison
 from ._posterior import METRICS
+
+
+class _UndefinedMetricError(KeyError):
+    """The key of a metric undefined on some split; its text says where and why."""
+
+    def __str__(self):  # KeyError would print the message's repr
+        return str(self.args[0])
+
+
+class _MetricResults(dict):
+    """A dict of metric to result; a metric undefined on a split raises its text.
+
+    ``undefined`` maps each metric left out to its message (where, why, what
+    to do), which asking for it raises as a ``KeyError``.
+    """
+
+    def __init__(self, results, undefined):
+        super().__init__(results)
+        self.undefined = dict(undefined)
+
+    def __missing__(self, key):
+        if key in self.undefined:
+            raise _UndefinedMetricError(self.undefined[key])
+        raise KeyError(key)
+
+    def __reduce__(self):  # pickle the messages too
+        return type(self), (dict(self), self.undefined)
 
 
 class BayesModelComparison(_BaseComparison):
@@ -179,7 +212,15 @@ class BayesModelComparison(_BaseComparison):
     effective_counts_a_, effective_counts_b_ : ndarray
         ``c`` times the summed counts (eqs. 18-24).
     results_ : dict of str to PairedBayesTestResult or BayesTestResult
-        The test of each metric.
+        The test of each metric. A metric the paired test finds undefined on
+        some split is left out; asking for it raises a ``KeyError`` whose
+        text is its ``undefined_metrics_`` message.
+    undefined_metrics_ : dict of str to str
+        Each metric undefined on some split of the paired test (a zero
+        denominator, such as no predicted positive for precision), with
+        where, why and what to do; empty when every metric is defined.
+        ``fit`` warns with each message (``UndefinedMetricWarning``) and
+        tests the other metrics; it raises only when none is defined.
     per_class_results_ : dict of str to list of results, or None
         With ``average="micro"`` or ``"macro"``, each class tested on its own
         one-vs-rest counts, in the order of ``classes_``; None for
@@ -201,7 +242,16 @@ class BayesModelComparison(_BaseComparison):
     ``mean_b``, ``low_b``, ``high_b`` (each model's posterior mean and
     credible interval); then ``p_h0``, ``p_h1``, ``decide`` (the result's
     ``decide`` at 0.95) and, unpaired, ``decision`` (the paper's rule); with
-    ``rope > 0`` also ``p_worse``, ``p_equivalent`` and ``p_better``.
+    ``rope > 0`` also ``p_worse``, ``p_equivalent`` and ``p_better``. A
+    metric in ``undefined_metrics_`` keeps its row, with NaN numbers and
+    ``decide`` ``"undefined"``; :meth:`decide` and :meth:`plot` leave it out,
+    and asking for it there raises its message.
+
+    The paired test needs each metric on every split: precision is undefined
+    on a test half where a model predicts no positive (TP + FP = 0), recall
+    where the half has no positive item, F1 where both hold. The paper's test
+    (``paired=False``) pools the counts and is defined there (with no
+    predicted positive on any split, precision's posterior is the prior).
 
     References
     ----------
@@ -446,7 +496,9 @@ class BayesModelComparison(_BaseComparison):
         predict = partial(_predict_split, classes=classes)
         params = {**fit_params, "sample_weight": sample_weight}
         splits, preds = self._fit_splits(X, y, groups, params, lambda *_: predict)
-        return self._test_predictions(y, preds, classes, splits, metrics, sample_weight)
+        return self._test_predictions(
+            y, preds, classes, splits, metrics, sample_weight, stacklevel=5
+        )
 
     @classmethod
     @validate_params(
@@ -538,14 +590,16 @@ class BayesModelComparison(_BaseComparison):
         ]
         comparison._source = "cross_validate results"
         return comparison._test_predictions(
-            y, preds, classes, splits, metrics, sample_weight
+            y, preds, classes, splits, metrics, sample_weight, stacklevel=4
         )
 
-    def _test_predictions(self, y, preds, classes, splits, metrics, sample_weight):
+    def _test_predictions(
+        self, y, preds, classes, splits, metrics, sample_weight, stacklevel
+    ):
         """Count both models' predictions per split and test each metric.
 
         ``preds[k][s]`` holds model k's predicted class indices on the test
-        set of split s.
+        set of split s; ``stacklevel`` points the warnings at the user's line.
         """
         truth = _encode(y, classes, name="y", hint="")
         counts = [
@@ -580,10 +634,25 @@ class BayesModelComparison(_BaseComparison):
         rng = _generator(self.random_state)
         # the items' paired predictions, for the design-based variance
         items = (truth, preds, [test for _, test in splits], sample_weight)
-        self.results_ = {
-            metric: self._test(per_class, items, metric, self.average, pos, rng)
-            for metric in metrics
+        results, errors = {}, {}
+        for metric in metrics:  # each metric on its own: one undefined stops none
+            try:
+                results[metric] = self._test(
+                    per_class, items, metric, self.average, pos, rng
+                )
+            except _UndefinedSplitsError as err:
+                errors[metric] = err
+        undefined = {
+            metric: self._undefined_message(err, tuple(results))
+            for metric, err in errors.items()
         }
+        if not results:
+            raise ValueError(" ".join(undefined.values()))
+        for message in undefined.values():
+            warnings.warn(message, UndefinedMetricWarning, stacklevel=stacklevel)
+        self.results_ = _MetricResults(results, undefined)
+        self.undefined_metrics_ = undefined
+        self._tested = metrics
         self.per_class_results_ = None
         if self.average != "binary":
             self.per_class_results_ = {
@@ -622,12 +691,51 @@ class BayesModelComparison(_BaseComparison):
         """The test of class k, or None where its paired metric is undefined."""
         try:
             return self._test(per_class, items, metric, "binary", k, rng)
-        except ValueError:
-            if not self.paired:
-                raise
+        except _UndefinedSplitsError:
             return None
 
+    def _undefined_message(self, err, defined):
+        """Where and why ``err.metric`` is undefined, and what to do.
+
+        ``defined`` are the metrics whose results stand.
+        """
+        advice = "The paired test needs the metric on every split"
+        if defined:
+            advice += (
+                ", so it is left out of results_, summary() and decide(); "
+                f"{' and '.join(defined)} stand"
+            )
+        positive = "the positive class" if self.average == "binary" else "every class"
+        advice += (
+            ". To test it, use more data (larger test halves), a model that "
+            f"predicts {positive}, or paired=False (the paper's test on the "
+            "pooled counts)"
+        )
+        if defined:
+            advice += f"; to test only the others, pass metrics={defined!r}"
+        advice += "."
+        names = {
+            "counts_a": f"model A, {_short_name(self.estimator_a)}",
+            "counts_b": f"model B, {_short_name(self.estimator_b)}",
+        }
+        return _undefined_text(
+            err.metric, err.undefined, err.shape, advice,
+            names=names, labels=self.classes_.tolist(),
+        )  # fmt: skip
+
+    def _keys(self):
+        return self._tested
+
+    def _keyed(self, values):
+        return _MetricResults(values, self.undefined_metrics_)
+
     def _row(self, metric):
+        if metric in self.undefined_metrics_:  # a defined row's columns, empty
+            row = dict.fromkeys(self._row(next(iter(self.results_))), np.nan)
+            row.update(metric=metric, decide="undefined")
+            if not self.paired:
+                row["decision"] = "undefined"
+            return row
         res = self.results_[metric]
         row = {"metric": metric, "mean_a": res.mean_a}
         if self.paired:

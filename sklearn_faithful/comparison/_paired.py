@@ -50,30 +50,92 @@ def _design_inflation(n_repetitions, rho1_range=RHO1_RANGE, rho2_range=RHO2_RANG
     return (a + 1.0) * math.log((1.0 - lo) / (1.0 - hi)) / (hi - lo) - 1.0
 
 
-def _split_scores(arr, metric, name):
-    """The metric on each split, from counts of shape (n_splits[, n_classes], 3|4).
+# why a split's metric is undefined: its denominator is 0
+_ZERO_DENOMINATOR = {
+    "precision": "no predicted positive (TP + FP = 0)",
+    "recall": "no positive item (TP + FN = 0)",
+    "f1": "neither a predicted nor a true positive (TP + FP + FN = 0)",
+}
 
-    Per-class counts give the macro average, the plain mean over classes; a
-    metric undefined on any split (or for any class of it) is an error.
+
+class _UndefinedSplitsError(ValueError):
+    """A metric undefined on some splits of the paired test.
+
+    ``undefined`` maps the name of each model's counts to the (split, class)
+    index pairs where its metric has a zero denominator; ``shape`` is
+    ``(n_splits, n_classes)``, with one class for binary and pooled counts.
+    :func:`_undefined_text` words it.
     """
-    if arr.ndim == 2:  # one class: binary, or micro already pooled
-        arr = arr[:, None, :]
-    tp, fp, fn = arr[..., 0], arr[..., 1], arr[..., 2]
-    precision, recall, f1 = _precision_recall_fscore(
-        tp, tp + fp, tp + fn, zero_division=np.nan
-    )
-    per_class = {"precision": precision, "recall": recall, "f1": f1}[metric]
-    bad = np.argwhere(np.isnan(per_class))
-    if bad.size:
-        split, label = (int(i) for i in bad[0])
-        where = f"split {split}" + (f", class {label}," if arr.shape[1] > 1 else "")
-        raise ValueError(
-            f"{metric} is undefined on {where} of {name} (a zero denominator: "
-            "no predicted positives for precision, no true positives for recall, "
-            "neither for F1). The paired test needs the metric on every split; "
-            "use larger test halves or the pooled bayes_test."
+
+    def __init__(self, metric, undefined, shape, advice):
+        self.metric, self.undefined, self.shape = metric, undefined, shape
+        super().__init__(_undefined_text(metric, undefined, shape, advice))
+
+
+# splits named one by one in a message; more are counted
+_N_NAMED = 4
+
+
+def _undefined_text(metric, undefined, shape, advice, *, names=None, labels=None):
+    """Which metric is undefined, on which splits of which model, why; ``advice``.
+
+    ``shape`` is ``(n_splits, n_classes)``; ``names`` rewords the models'
+    names and ``labels`` the class indices.
+    """
+    (n_splits, n_classes), names = shape, names or {}
+    parts = []
+    for name, where in undefined.items():
+        splits = []
+        for split, label in where[:_N_NAMED]:
+            partition, half = divmod(split, 2)
+            text = f"split {split} (partition {partition + 1}, half {half + 1}"
+            if n_classes > 1:
+                label = label if labels is None else labels[label]
+                text += f", class {label!r}"
+            splits.append(text + ")")
+        if len(where) > _N_NAMED:
+            splits.append(f"and {len(where) - _N_NAMED} more")
+        count = len({split for split, _ in where})
+        parts.append(
+            f"{count} of the {n_splits} splits of {names.get(name, name)}: "
+            + ", ".join(splits)
         )
-    return per_class.mean(axis=1)
+    return (
+        f"{metric} is undefined on {'; and on '.join(parts)}. A zero "
+        f"denominator there: {_ZERO_DENOMINATOR[metric]}. {advice}"
+    )
+
+
+_PAIRED_ADVICE = (
+    "The paired test needs the metric on every split; use larger test halves, "
+    "test another metric, or the pooled bayes_test."
+)
+
+
+def _paired_scores(arr_a, arr_b, metric, advice):
+    """Both models' metric on each split, from counts (n_splits[, n_classes], 3|4).
+
+    Per-class counts give the macro average, the plain mean over classes. A
+    metric undefined on any split (or for any class of it) raises
+    :class:`_UndefinedSplitsError`, naming every such split of both models.
+    """
+    scores, undefined = [], {}
+    for name, arr in (("counts_a", arr_a), ("counts_b", arr_b)):
+        if arr.ndim == 2:  # one class: binary, or micro already pooled
+            arr = arr[:, None, :]
+        tp, fp, fn = arr[..., 0], arr[..., 1], arr[..., 2]
+        precision, recall, f1 = _precision_recall_fscore(
+            tp, tp + fp, tp + fn, zero_division=np.nan
+        )
+        per_class = {"precision": precision, "recall": recall, "f1": f1}[metric]
+        bad = np.argwhere(np.isnan(per_class))
+        if bad.size:
+            undefined[name] = [(int(s), int(k)) for s, k in bad]
+        scores.append(per_class.mean(axis=1))
+    if undefined:
+        shape = (arr_a.shape[0], arr_a.shape[1] if arr_a.ndim == 3 else 1)
+        raise _UndefinedSplitsError(metric, undefined, shape, advice)
+    return scores
 
 
 def _difference_posterior(differences, n_repetitions):
@@ -499,8 +561,7 @@ def paired_bayes_test(
             "of an m x 2 CV with m >= 2, that is an even number of at least 4 "
             "(6 for 3x2 BCV), in the order the splitter yields them."
         )
-    scores_a = _split_scores(arr_a, metric, "counts_a")
-    scores_b = _split_scores(arr_b, metric, "counts_b")
+    scores_a, scores_b = _paired_scores(arr_a, arr_b, metric, _PAIRED_ADVICE)
     differences = scores_b - scores_a
     loc, scale, df = _difference_posterior(differences, n_splits // 2)
     return _paired_result(
@@ -590,8 +651,9 @@ def _paired_design_test(
     counts_a, counts_b = np.asarray(counts_a), np.asarray(counts_b)
     pooled = {"binary": lambda c: c[:, pos], "micro": lambda c: c.sum(axis=1)}
     pick = pooled.get(average, lambda c: c)
-    scores_a = _split_scores(pick(counts_a), metric, "counts_a")
-    scores_b = _split_scores(pick(counts_b), metric, "counts_b")
+    scores_a, scores_b = _paired_scores(
+        pick(counts_a), pick(counts_b), metric, _PAIRED_ADVICE
+    )
     influences, shares = [], []
     for s, test in enumerate(tests):
         y = truth[test]

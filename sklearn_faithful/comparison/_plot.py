@@ -239,6 +239,9 @@ def _plot_comparison(plt, comp, metrics, kind, axes, labels):
         raise ValueError(f"labels must hold two names, of A and of B; got {labels!r}.")
     labels = tuple(str(label) for label in labels)
     metrics = list(comp.results_) if metrics is None else list(metrics)
+    for metric in metrics:  # where and why it is undefined, and what to do
+        if metric in comp.undefined_metrics_:
+            raise ValueError(comp.undefined_metrics_[metric])
     unknown = [m for m in metrics if m not in comp.results_]
     if unknown:
         raise ValueError(

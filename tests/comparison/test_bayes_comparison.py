@@ -5,15 +5,18 @@ per-model posteriors they check; the paired default is checked in
 test_paired_bayes.py and the behaviour both comparisons share in test_base.py.
 """
 
+import warnings
+
 import joblib
 import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.datasets import load_breast_cancer, load_wine
+from sklearn.datasets import load_breast_cancer, load_wine, make_classification
 from sklearn.dummy import DummyClassifier
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import confusion_matrix
-from sklearn.model_selection import KFold, RepeatedKFold
+from sklearn.model_selection import KFold, RepeatedKFold, cross_validate
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -252,9 +255,12 @@ def test_dummy_never_positive_gives_prior_precision(cancer):
     comp = BayesModelComparison(*models, paired=False, random_state=0).fit(X, y)
     assert comp.counts_a_[:, 0].sum() == 0
     assert comp.results_["recall"].p_h1 > 0.999
-    # the paired test needs the precision of A on every split
-    with pytest.raises(ValueError, match="precision is undefined on split 0"):
-        BayesModelComparison(*models, random_state=0).fit(X, y)
+    # the paired test needs the precision of A on every split: it is left
+    # out, and recall and F1 stand
+    with pytest.warns(UndefinedMetricWarning, match="precision is undefined on 20"):
+        paired = BayesModelComparison(*models, random_state=0).fit(X, y)
+    assert list(paired.results_) == ["recall", "f1"]
+    assert paired.decide()["recall"] == "B better"
 
 
 def test_inputs_not_modified(cancer):
@@ -296,3 +302,135 @@ def test_default_is_the_paired_test_and_the_paper_one_argument_away(cancer):
     )
     assert paper.results_["f1"].p_h0 == direct.p_h0
     assert paper.decide(0.95)["f1"] == direct.decide(0.95)
+
+
+# 10% positives: LogisticRegression(C=0.1) predicts no positive on splits 4
+# and 7 of the 10 x 2 BCV (seed 0), so its precision is undefined there
+_RARE = dict(n_samples=200, weights=[0.9], random_state=0)
+_UNDEFINED = (
+    r"precision is undefined on 2 of the 20 splits of model A, "
+    r"LogisticRegression: split 4 \(partition 3, half 1\), split 7 "
+    r"\(partition 4, half 2\)\. A zero denominator there: no predicted "
+    r"positive \(TP \+ FP = 0\)\."
+)
+
+
+def _rare_pair():
+    return LogisticRegression(C=0.1), LogisticRegression()
+
+
+@pytest.fixture(scope="module")
+def rare():
+    return make_classification(**_RARE)
+
+
+@pytest.mark.filterwarnings("ignore:variance='design':UserWarning")
+@pytest.mark.parametrize("variance", ["crossed", "splits", "design"])
+def test_undefined_metric_leaves_the_others(rare, variance):
+    # before: fit raised for every metric; recall and F1 were lost
+    X, y = rare
+    kw = dict(variance=variance, random_state=0)
+    kw["cv"] = BlockRegularizedMx2CV(10, random_state=0)
+    with pytest.warns(UndefinedMetricWarning, match=_UNDEFINED) as record:
+        comp = BayesModelComparison(*_rare_pair(), **kw).fit(X, y)
+    (warning,) = [w for w in record if w.category is UndefinedMetricWarning]
+    assert warning.filename == __file__  # points at the user's line
+    text = str(warning.message)
+    assert "recall and f1 stand" in text
+    assert "paired=False" in text and "metrics=('recall', 'f1')" in text
+    assert list(comp.undefined_metrics_) == ["precision"]
+    assert comp.undefined_metrics_["precision"] == text
+    assert list(comp.results_) == ["recall", "f1"]
+    # the others equal what testing them alone gives
+    alone = BayesModelComparison(*_rare_pair(), metrics=("recall", "f1"), **kw)
+    alone.fit(X, y)
+    for metric in ("recall", "f1"):
+        assert comp.results_[metric].to_dict() == alone.results_[metric].to_dict()
+    assert comp.decide() == alone.decide()
+
+
+def test_undefined_metric_in_summary_decide_and_plot(rare):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    X, y = rare
+    with pytest.warns(UndefinedMetricWarning):
+        comp = BayesModelComparison(*_rare_pair(), random_state=0, rope=0.01).fit(X, y)
+    text = comp.undefined_metrics_["precision"]
+    table = comp.summary()
+    assert table["metric"] == ["precision", "recall", "f1"]
+    assert table["decide"][0] == "undefined"
+    assert all(np.isnan(table[c][0]) for c in table if c not in ("metric", "decide"))
+    assert table["decide"][1:] == [comp.decide()[m] for m in ("recall", "f1")]
+    assert "undefined" in str(comp)
+    # asking for it raises its message, where results_ and decide() hold it
+    for keyed in (comp.results_, comp.decide(0.9)):
+        assert "precision" not in keyed and keyed.get("precision") is None
+        with pytest.raises(KeyError) as info:
+            keyed["precision"]
+        assert str(info.value) == text
+        with pytest.raises(KeyError, match="'accuracy'"):
+            keyed["accuracy"]
+    assert len(comp.plot().axes_) == 2
+    with pytest.raises(ValueError) as info:
+        comp.plot(metrics=["precision", "f1"])
+    assert str(info.value) == text
+    # the messages survive a pickle
+    again = joblib.load(_dump(comp))
+    assert again.undefined_metrics_ == comp.undefined_metrics_
+    with pytest.raises(KeyError, match="precision is undefined"):
+        again.results_["precision"]
+
+
+def _dump(obj):
+    import io
+
+    buffer = io.BytesIO()
+    joblib.dump(obj, buffer)
+    buffer.seek(0)
+    return buffer
+
+
+def test_undefined_metric_unpaired_and_everywhere(rare):
+    X, y = rare
+    # the paper's test pools the counts: every metric is defined
+    unpaired = BayesModelComparison(*_rare_pair(), paired=False, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UndefinedMetricWarning)
+        unpaired.fit(X, y)
+    assert list(unpaired.results_) == ["precision", "recall", "f1"]
+    assert unpaired.undefined_metrics_ == {}
+    assert "undefined" not in unpaired.summary()["decide"]
+    # with no metric defined there is nothing to return: fit raises why
+    with pytest.raises(ValueError, match=_UNDEFINED) as info:
+        BayesModelComparison(*_rare_pair(), metrics=("precision",), random_state=0).fit(
+            X, y
+        )
+    assert "stand" not in str(info.value)
+
+
+def test_undefined_metric_macro_names_the_class(rare):
+    X, y = rare
+    labels = np.where(y == 1, "rare", "common")
+    with pytest.warns(UndefinedMetricWarning, match="half 1, class 'rare'"):
+        comp = BayesModelComparison(*_rare_pair(), average="macro", random_state=0).fit(
+            X, labels
+        )
+    assert list(comp.results_) == ["recall", "f1"]
+    assert comp.per_class_results_["precision"][1] is None
+
+
+def test_undefined_metric_from_cross_validate_warns_at_the_caller(rare):
+    X, y = rare
+    cv = BlockRegularizedMx2CV(10, random_state=0)
+    results = {
+        name: cross_validate(
+            est, X, y, cv=cv, return_indices=True, return_estimator=True
+        )
+        for name, est in zip("ab", _rare_pair(), strict=True)
+    }
+    with pytest.warns(UndefinedMetricWarning, match=_UNDEFINED) as record:
+        comp = BayesModelComparison.from_cross_validate(results, X, y)
+    assert record[0].filename == __file__
+    assert list(comp.results_) == ["recall", "f1"]

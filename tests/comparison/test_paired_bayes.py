@@ -136,7 +136,14 @@ def test_inputs_not_modified_and_int8():
         (A[:5], B[:5], "even number of at least 4"),
         (A[:2], B[:2], "even number of at least 4"),
         (A, B[:4], "same shape"),
-        (np.vstack([A[:5], [[0, 0, 0]]]), B, "undefined on split 5"),
+        (
+            np.vstack([A[:5], [[0, 0, 0]]]),
+            B,
+            r"f1 is undefined on 1 of the 6 splits of counts_a: split 5 "
+            r"\(partition 3, half 2\)\. A zero denominator there: neither a "
+            r"predicted nor a true positive \(TP \+ FP \+ FN = 0\)\. The "
+            "paired test needs",
+        ),
     ],
 )
 def test_errors(a, b, match):
