@@ -382,11 +382,11 @@ def test_evaluation_logs_joined_by_id():
     }
     table = join_runs(logs, groups_field="passage", on_duplicate="repeats")
     res = compare_runs(table, n_resamples=999, random_state=0)
-    # the defaults the docs recommend: cluster permutation, Holm, jackknife-t
+    # the defaults the docs recommend: cluster permutation, Holm, jackknife-bm
     assert (res.method, res.correction, res.interval) == (
         "permutation",
         "holm",
-        "jackknife-t",
+        "jackknife-bm",
     )
     assert res.n_clusters == 50 and res.tied_with_best == ["B"]
     human = np.where(np.arange(200) < 120, table.scores[:, 1], np.nan)

@@ -117,7 +117,8 @@ class RunTable(_ResultMixin):
 
 def _fields_of(log):
     """The field names of a log, for messages: columns, keys or nothing."""
-    for attr in ("columns", "column_names"):
+    # an Arrow table's ``columns`` are its arrays, its names ``column_names``
+    for attr in ("column_names", "columns"):
         names = getattr(log, attr, None)
         if names is not None:
             return [str(n) for n in names]
