@@ -293,14 +293,21 @@ def _differences(arr_a, arr_b):
     largest = max(float(np.max(np.abs(arr_a))), float(np.max(np.abs(arr_b))))
     if largest == 0 or 2.0**-400 < largest < 2.0**400:
         return arr_b - arr_a, 1.0  # squares of these neither overflow nor underflow
-    unit = math.ldexp(1.0, math.frexp(largest)[1] - 1)  # largest / 2 < unit
-    return arr_b / unit - arr_a / unit, unit
+    e = math.frexp(largest)[1] - 1  # largest / 2 < unit = 2**e
+    # by ldexp, not division: numpy may divide by a subnormal unit through its
+    # reciprocal, which overflows
+    return np.ldexp(arr_b, -e) - np.ldexp(arr_a, -e), math.ldexp(1.0, e)
+
+
+def _in_units(x, unit):
+    """``x / unit`` for a power of two ``unit``, exactly (by ldexp)."""
+    return np.ldexp(np.asarray(x, dtype=float), 1 - math.frexp(unit)[1])
 
 
 def _mean(scores, unit):
     """The mean of ``scores``, summed in units of ``unit`` (:func:`_differences`)
     so that scores near the float maximum do not overflow the sum."""
-    return float(np.mean(scores / unit) * unit)
+    return float(np.mean(_in_units(scores, unit)) * unit)
 
 
 def _check_sizes(n_train, n_test):
@@ -891,7 +898,7 @@ def bayesian_correlated_ttest(
         float(d.mean()),
         scale,
         df,
-        rope / unit,
+        float(_in_units(rope, unit)),
         "Every per-split difference is the same, so the differences carry",
         "scores",
         stacklevel=3,  # past validate_params' wrapper, to the caller
