@@ -32,6 +32,7 @@ from ..utils._compat import (
     StrOptions,
     validate_params,
 )
+from ..utils._measured import PAIRED_PPI_AUTO_COVERAGE, PAIRED_PPI_COVERAGE
 from ..utils._results import (
     RESULT_LEVEL,
     ConfidenceInterval,
@@ -426,7 +427,8 @@ def _warn_paired_auto(real_c, real_t):
         or min(differ, m - differ) < _PPI_PAIRED_MIN_DISCORDANT
     )
     measured = (
-        f"as few as 61.9% with fewer than {_PPI_PAIRED_MIN_ANNOTATED} annotated "
+        f"as few as {PAIRED_PPI_AUTO_COVERAGE.value} with fewer than "
+        f"{_PPI_PAIRED_MIN_ANNOTATED} annotated "
         f"inputs or fewer than {_PPI_PAIRED_MIN_DISCORDANT} that differ (or agree)"
         if few
         else "as few as 87.5% even with 75 or more annotated inputs and 10 or "
@@ -436,7 +438,8 @@ def _warn_paired_auto(real_c, real_t):
         f"paired lam='auto' (PPI++) with {m} annotated input(s), on {differ} of "
         "which the systems' real labels differ: in simulation its interval "
         f"covered a real effect in {measured} (user guide). Use lam=1 "
-        "(classical PPI, the default), whose worst simulated cell was 88.1%.",
+        "(classical PPI, the default), whose worst simulated cell was "
+        f"{PAIRED_PPI_COVERAGE.value}.",
         UserWarning,
         stacklevel=7,  # _ppi_core, _test_ppi, test_labels and its 2 wrappers
     )

@@ -139,6 +139,36 @@ JACKKNIFE_BM_RARE_COVERAGE = Rate(
     ),
 )
 
+# paired PPI++ (ModelBasedMetricTest(paired=True, lam="auto")): its lowest
+# coverage of a real effect over the tuning and held-back cells
+PAIRED_PPI_AUTO_COVERAGE = Rate(
+    "61.9%",
+    "1.1",
+    "lowest coverage at 0.95 of paired PPI++'s interval of a real effect",
+    "benchmarks/sim_ppi_paired.py",
+    0,
+    (
+        r"PPI\+\+(?:'s interval)? covered as few as (\d+(?:\.\d+)?%)",
+        r"covered a real effect in as few as (\d+(?:\.\d+)?%)",
+    ),
+)
+
+# ... and of paired classical PPI (lam=1, the default): one held-back cell
+# (near-identical systems, 60 annotated inputs)
+PAIRED_PPI_COVERAGE = Rate(
+    "88.1%",
+    "0.7",
+    "lowest coverage at 0.95 of paired PPI's (lam=1) interval of a real effect, "
+    "in one held-back cell",
+    "benchmarks/sim_ppi_paired.py",
+    0,
+    (
+        r"60 annotated inputs \((\d+(?:\.\d+)?%)",
+        r"lam=1's worst cell was (\d+(?:\.\d+)?%)",
+        r"whose worst simulated cell was (\d+(?:\.\d+)?%)",
+    ),
+)
+
 RATES = {
     name: value for name, value in list(globals().items()) if isinstance(value, Rate)
 }
