@@ -87,6 +87,44 @@ cells would need a larger SIGMA_B_ALT.
 
 Seeds: ``np.random.SeedSequence([BASE_SEED, crc32(cell name), rep])`` per
 replicate, so a replicate does not depend on chunking or on which cells run.
+
+Held-back settings (``--held-back``). The documented levels of
+``ModelComparison``'s tests (the blocked t on the 5 x 2 BCV at most 6.2%,
+the corrected t on one k-fold CV at most 5.2%) were read off the cells
+above and those of ``sim_ct_liberal.py``: randomized or depth-4 trees on a
+Gaussian latent problem with half positives, k-NN / trees / ridge on
+Friedman #1, n = 100-1,000. The held-back cells below were fixed before any
+of them was run, and differ in learner, class balance, data and n:
+
+- "forests-cancer-150": scikit-learn's ``load_breast_cancer`` (real data,
+  30 correlated features, 37% positives); a data set is 150 items drawn
+  without replacement from its 569. A and B are the same random forest
+  (5 trees, default depth) with their own ``RandomState``, fresh
+  randomness at every fit: E[score_B - score_A | data] = 0 exactly.
+  Accuracy and ROC AUC. Differs by data (real, correlated), learner (a
+  forest, not one tree) and n (150).
+- "nbtree-10pct-150" and "nbtree-10pct-1500": a population of 100,000
+  items from ``make_classification`` (12 features, 3 informative, 2
+  redundant, 10% positives, ``flip_y=0.02``, ``random_state=7``); a data
+  set is n items drawn from it without replacement. A is Gaussian naive
+  Bayes, B a tree of depth 3: two unlike learners. The better of the two
+  at a training size sees its features plus N(0, s^2) noise per item,
+  with s tuned (as in ``sim_ct_liberal.py``) so that their expected
+  accuracies on TUNE_TEST population items are equal over TUNE_SETS
+  training sets of the design's training size; the tuning's s.e. is
+  printed. Accuracy only (the null is exact for it alone). Differs by class
+  balance (10%), learner pair (unlike learners, tuned), data and n (150 and
+  1,500, outside 100-1,000).
+
+Designs: ``BlockRegularizedMx2CV(n_repetitions=5)`` (``ModelComparison``'s
+default), one stratified 10-fold and one stratified 5-fold CV. Tests: the
+blocked t on the BCV; the corrected t on each k-fold CV. 400 data sets a
+cell (HELD_BACK_REPS; s.e. at most 1.1 points at 5%), about 9 CPU-minutes
+on one core, cached per chunk in
+``benchmarks/results/sim_cv_tests_held_back.json`` (resumable), table in
+``sim_cv_tests_held_back.txt``::
+
+    python benchmarks/sim_cv_tests.py --held-back
 """
 
 import argparse
@@ -282,7 +320,10 @@ def cell_name(task, kind, n):
 
 
 def _load(task):
-    path = cache_path(task)
+    return _load_path(cache_path(task))
+
+
+def _load_path(path):
     if os.path.exists(path):
         with open(path) as f:
             return json.load(f)
@@ -476,6 +517,244 @@ def phase2(args, caches, wall):
         json.dump(summary, f, indent=1)
 
 
+# --- held-back cells (--held-back; settings in the module docstring) ---------
+
+HELD_BACK_REPS = 400
+HELD_BACK_CELLS = ("forests-cancer-150", "nbtree-10pct-150", "nbtree-10pct-1500")
+HELD_BACK_DESIGNS = ("bcv5", "cv10", "cv5")
+HELD_BACK_TRAIN = {"bcv5": 0.5, "cv10": 0.9, "cv5": 0.8}
+TUNE_SETS = 200
+TUNE_TEST = 20_000
+NOISE_GRID = np.linspace(0.0, 4.0, 17)
+HELD_BACK_CACHE = os.path.join(_RES, "sim_cv_tests_held_back.json")
+HELD_BACK_TEXT = os.path.join(_RES, "sim_cv_tests_held_back.txt")
+
+
+def _held_back_population(cell):
+    """(X, y) the data sets of a held-back cell are drawn from."""
+    if cell.startswith("forests"):
+        from sklearn.datasets import load_breast_cancer
+
+        return load_breast_cancer(return_X_y=True)
+    from sklearn.datasets import make_classification
+
+    return make_classification(
+        n_samples=100_000,
+        n_features=12,
+        n_informative=3,
+        n_redundant=2,
+        weights=[0.9],
+        flip_y=0.02,
+        random_state=7,
+    )
+
+
+def _tune_held_back(cell, x_pop, y_pop):
+    """Noise side and scale per design giving E[acc_A] = E[acc_B]."""
+    from sklearn.naive_bayes import GaussianNB
+
+    n = int(cell.rsplit("-", 1)[1])
+    rng = np.random.default_rng(
+        np.random.SeedSequence([BASE_SEED, zlib.crc32(("tune|" + cell).encode()), 0])
+    )
+    perm = rng.permutation(y_pop.size)
+    te, rest = perm[:TUNE_TEST], perm[TUNE_TEST:]
+    xte, yte = x_pop[te], y_pop[te]
+    ute = rng.standard_normal(xte.shape)
+    out = {}
+    for design, frac in HELD_BACK_TRAIN.items():
+        n_train = int(round(frac * n))
+        sets = [rng.choice(rest, n_train, replace=False) for _ in range(TUNE_SETS)]
+        noise = [rng.standard_normal((n_train, x_pop.shape[1])) for _ in sets]
+        nb = np.array(
+            [
+                np.mean(GaussianNB().fit(x_pop[i], y_pop[i]).predict(xte) == yte)
+                for i in sets
+            ]
+        )
+        tree = np.empty((TUNE_SETS, NOISE_GRID.size))
+        for j, s in enumerate(NOISE_GRID):
+            for k, (i, u) in enumerate(zip(sets, noise, strict=True)):
+                est = DecisionTreeClassifier(max_depth=3, random_state=0)
+                tree[k, j] = np.mean(
+                    est.fit(x_pop[i] + s * u, y_pop[i]).predict(xte + s * ute) == yte
+                )
+            if j == 0 and tree[:, 0].mean() < nb.mean():
+                break  # naive Bayes is the better one: it gets the noise
+        if tree[:, 0].mean() >= nb.mean():
+            side, diffs = "tree", tree - nb[:, None]
+        else:
+            side, diffs = "nb", np.empty((TUNE_SETS, NOISE_GRID.size))
+            for j, s in enumerate(NOISE_GRID):
+                for k, (i, u) in enumerate(zip(sets, noise, strict=True)):
+                    est = GaussianNB().fit(x_pop[i] + s * u, y_pop[i])
+                    diffs[k, j] = np.mean(est.predict(xte + s * ute) == yte)
+            diffs = diffs - tree[:, :1]
+        mean = diffs.mean(axis=0)  # decreasing in s, from >= 0
+        if not mean[-1] < 0:
+            raise RuntimeError(f"{cell} {design}: no noise scale matches")
+        j = int(np.argmax(mean < 0))
+        w = mean[j - 1] / (mean[j - 1] - mean[j]) if j else 0.0
+        d = (1 - w) * diffs[:, max(j - 1, 0)] + w * diffs[:, j]
+        out[design] = {
+            "side": side,
+            "s": float((1 - w) * NOISE_GRID[max(j - 1, 0)] + w * NOISE_GRID[j]),
+            "acc": float(nb.mean() if side == "tree" else tree[:, 0].mean()),
+            "diff_se": float(d.std(ddof=1) / np.sqrt(TUNE_SETS)),
+        }
+    return out
+
+
+def _held_back_splits(rng, x, y):
+    from sklearn.model_selection import StratifiedKFold
+
+    seeds = [int(s) for s in rng.integers(2**31, size=3)]
+    bcv = BlockRegularizedMx2CV(n_repetitions=5, random_state=seeds[0])
+    return {
+        "bcv5": list(bcv.split(x, y)),
+        "cv10": list(
+            StratifiedKFold(10, shuffle=True, random_state=seeds[1]).split(x, y)
+        ),
+        "cv5": list(
+            StratifiedKFold(5, shuffle=True, random_state=seeds[2]).split(x, y)
+        ),
+    }
+
+
+def _held_back_rep(cell, rep, x_pop, y_pop, tuning):
+    """Per-split (A, B) scores of one data set, per design and metric."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.naive_bayes import GaussianNB
+
+    n = int(cell.rsplit("-", 1)[1])
+    rng = np.random.default_rng(
+        np.random.SeedSequence([BASE_SEED, zlib.crc32(cell.encode()), rep])
+    )
+    idx = rng.choice(y_pop.size, n, replace=False)
+    x, y = x_pop[idx], y_pop[idx]
+    u = rng.standard_normal(x.shape)
+    forest_rngs = [np.random.RandomState(int(s)) for s in rng.integers(2**31, size=2)]
+    out = {}
+    for design, splits in _held_back_splits(rng, x, y).items():
+        scores = np.empty((2, 2 if cell.startswith("forests") else 1, len(splits)))
+        for j, (tr, te) in enumerate(splits):
+            if cell.startswith("forests"):
+                for a, frng in enumerate(forest_rngs):
+                    est = RandomForestClassifier(n_estimators=5, random_state=frng)
+                    proba = est.fit(x[tr], y[tr]).predict_proba(x[te])[:, 1]
+                    scores[a, 0, j] = np.mean((proba > 0.5) == y[te])
+                    scores[a, 1, j] = roc_auc(y[te], proba)
+                continue
+            t = tuning[design]
+            for a, (name, est) in enumerate(
+                (("nb", GaussianNB()), ("tree", DecisionTreeClassifier(max_depth=3)))
+            ):
+                xv = x + t["s"] * u if name == t["side"] else x
+                scores[a, 0, j] = np.mean(
+                    est.fit(xv[tr], y[tr]).predict(xv[te]) == y[te]
+                )
+        sizes = [
+            float(np.mean([len(tr) for tr, _ in splits])),
+            float(np.mean([len(te) for _, te in splits])),
+        ]
+        out[design] = {"scores": np.round(scores, 6).tolist(), "sizes": sizes}
+    return out
+
+
+def held_back(reps):
+    """Run (resumably) and print the held-back cells."""
+    from sklearn_faithful.comparison import (
+        blocked_mx2cv_ttest,
+        corrected_resampled_ttest,
+    )
+
+    cache = _load_path(HELD_BACK_CACHE)
+    for cell in HELD_BACK_CELLS:
+        x_pop, y_pop = _held_back_population(cell)
+        key = f"tuning|{cell}"
+        if cell.startswith("nbtree") and key not in cache:
+            t0 = time.time()
+            with sklearn.config_context(skip_parameter_validation=True):
+                cache[key] = _tune_held_back(cell, x_pop, y_pop)
+            _save(cache, HELD_BACK_CACHE)
+            print(f"tuned {cell} in {time.time() - t0:.0f} s", flush=True)
+        for chunk in range(-(-reps // CHUNK)):
+            ckey = f"{cell}|chunk{chunk}"
+            if ckey in cache:
+                continue
+            t0 = time.time()
+            # a 10% class of 150 items has fewer than 10 members: the splitters
+            # warn, and still put them in as many folds as they can
+            with (
+                sklearn.config_context(skip_parameter_validation=True),
+                warnings.catch_warnings(),
+            ):
+                warnings.simplefilter("ignore", UserWarning)
+                cache[ckey] = [
+                    _held_back_rep(cell, r, x_pop, y_pop, cache.get(key))
+                    for r in range(chunk * CHUNK, (chunk + 1) * CHUNK)
+                ]
+            _save(cache, HELD_BACK_CACHE)
+            print(f"  {cell} chunk {chunk}: {time.time() - t0:.0f} s", flush=True)
+    lines = [
+        f"held-back cells: rate of p <= {ALPHA} (s.e.) under the null, "
+        "A vs B equal in expectation"
+    ]
+    head = f"{'cell, metric':<32}{'(reps)':>7}"
+    tests = {
+        "blocked t, 5x2 BCV": "bcv5",
+        "corrected t, 10-fold": "cv10",
+        "corrected t, 5-fold": "cv5",
+    }
+    lines.append(head + "".join(f"{t:>24}" for t in tests))
+    for cell in HELD_BACK_CELLS:
+        data = []
+        for chunk in range(-(-reps // CHUNK)):
+            data.extend(cache.get(f"{cell}|chunk{chunk}", []))
+        data = data[:reps]
+        if not data:
+            continue
+        metrics = (
+            ("accuracy", "roc_auc") if cell.startswith("forests") else ("accuracy",)
+        )
+        for m, metric in enumerate(metrics):
+            cols = []
+            for design in tests.values():
+                hits = []
+                for r in data:
+                    sc = np.asarray(r[design]["scores"])[:, m]
+                    if design == "bcv5":
+                        p = blocked_mx2cv_ttest(sc[0], sc[1]).pvalue
+                    else:
+                        n_tr, n_te = r[design]["sizes"]
+                        p = corrected_resampled_ttest(
+                            sc[0], sc[1], n_train=n_tr, n_test=n_te
+                        ).pvalue
+                    hits.append(p <= ALPHA)
+                cols.append(_fmt(float(np.mean(hits)), len(hits), True))
+            lines.append(
+                f"{cell + ', ' + metric:<32}{len(data):>7}"
+                + "".join(f"{c:>24}" for c in cols)
+            )
+    lines.append("\ntuned noise (learner that gets it: scale; E[acc diff] s.e.)")
+    for cell in HELD_BACK_CELLS:
+        t = cache.get(f"tuning|{cell}")
+        if t:
+            lines.append(
+                f"{cell}: "
+                + "  ".join(
+                    f"{d}: {v['side']} s={v['s']:.2f} (acc {v['acc']:.3f}, "
+                    f"se {v['diff_se']:.4f})"
+                    for d, v in t.items()
+                )
+            )
+    lines.append(f"\n! = rate above 0.05 + 2 s.e. Seed BASE_SEED = {BASE_SEED}.")
+    text = "\n".join(lines)
+    print(text)
+    with open(HELD_BACK_TEXT, "w") as f:
+        f.write(text + "\n")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=500, help="per null cell")
@@ -487,7 +766,15 @@ def main():
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--phase1-only", action="store_true")
     parser.add_argument("--no-run", action="store_true", help="table from cache")
+    parser.add_argument(
+        "--held-back",
+        action="store_true",
+        help="run the held-back cells (see the docstring) instead",
+    )
     args = parser.parse_args()
+    if args.held_back:
+        held_back(HELD_BACK_REPS if args.reps == 500 else args.reps)
+        return
     caches = {task: _load(task) for task in TASKS}
     wall = 0.0
     if not args.no_run:
