@@ -19,8 +19,10 @@ own random stream (a child of one ``SeedSequence`` drawn from
 the result is the same whatever ``n_jobs`` (:func:`run_resamples`).
 """
 
+import contextlib
 import functools
 import sys
+import threading
 import time
 
 import numpy as np
@@ -191,13 +193,42 @@ def _blas():
     return ThreadpoolController()
 
 
+_BLAS_LOCK = threading.Lock()
+_BLAS_HOLD = {"users": 0, "limiter": None}
+
+
+@contextlib.contextmanager
+def one_blas_thread():
+    """BLAS on one thread while any caller, in any thread, is inside.
+
+    threadpoolctl's limit is process-wide: two resampling threads that each
+    set and restored it let one thread's exit restore the BLAS threads while
+    the other still multiplied, and a product on several BLAS threads can
+    differ in its last bits, so ``n_jobs=2`` did not always give the numbers
+    of ``n_jobs=1``. The first caller in sets the limit and the last one out
+    restores it.
+    """
+    with _BLAS_LOCK:
+        if _BLAS_HOLD["users"] == 0:
+            _BLAS_HOLD["limiter"] = _blas().limit(limits=1, user_api="blas")
+        _BLAS_HOLD["users"] += 1
+    try:
+        yield
+    finally:
+        with _BLAS_LOCK:
+            _BLAS_HOLD["users"] -= 1
+            if _BLAS_HOLD["users"] == 0:
+                _BLAS_HOLD["limiter"].restore_original_limits()
+                _BLAS_HOLD["limiter"] = None
+
+
 def _product(draws, features):
     """``draws @ features`` on one BLAS thread.
 
     The products of a chunk are small: BLAS threads cost more than they
     save there (on a busy machine, 100x more), and jobs parallelise anyway.
     """
-    with _blas().limit(limits=1, user_api="blas"):
+    with one_blas_thread():
         return np.asarray(draws @ features)
 
 

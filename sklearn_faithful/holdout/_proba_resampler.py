@@ -53,7 +53,13 @@ the item path.
 import numpy as np
 
 from ..utils._validation import _encode, _pos_label_index, _unique_labels
-from ._fast_metrics import _CHUNK_BYTES, Resampler, _blas, _chunks, _rows_per_chunk
+from ._fast_metrics import (
+    _CHUNK_BYTES,
+    Resampler,
+    _chunks,
+    _rows_per_chunk,
+    one_blas_thread,
+)
 
 # Inputs whose dense per-item features (n, 3k) take at most this many bytes
 # keep them (Resampler): the same draws as the item path, at little cost.
@@ -243,7 +249,7 @@ class ProbaResampler:
             sizes = np.array([stop - start for _, start, stop in tiles])
             drawn = rng.multinomial(self.n, sizes / self.n, size=c)
             tp, pred, true = np.zeros((c, s, k)), np.zeros((c, s, k)), np.zeros((c, k))
-            with _blas().limit(limits=1, user_api="blas"):
+            with one_blas_thread():
                 for t, (j, start, stop) in enumerate(tiles):
                     m, counts = sizes[t], drawn[:, t]
                     if m == 1 << bits:
@@ -273,7 +279,7 @@ class ProbaResampler:
         for c in _chunks(n_resamples, _TILE_ENTRIES >> _MIN_BITS):
             bits = _tile_bits(c, 2 * k + 1)
             tp, pred = np.zeros((c, k)), np.zeros((c, k))
-            with _blas().limit(limits=1, user_api="blas"):
+            with one_blas_thread():
                 for j, start, stop in _tiles(self.bounds, 1 << bits):
                     features = self._features(start, stop, (0, 1))
                     delta = features[:, k : 2 * k] - features[:, :k]
