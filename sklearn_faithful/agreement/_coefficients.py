@@ -47,6 +47,7 @@ from ..utils._results import (
     _level_text,
     _ResultMixin,
 )
+from ..utils._scaling import rescaled
 from ..utils._validation import CONFIDENCE_LEVEL, N_JOBS, RANDOM_STATE
 from ._data import _numeric_domain, check_reliability_data, value_counts
 from ._options import COEFFICIENTS, LEVELS, WEIGHTS
@@ -78,11 +79,8 @@ def _scale(domain):
     """
     if not _numeric_domain(domain):
         return np.arange(domain.size, dtype=np.float64)
-    x = domain.astype(np.float64)
-    top = np.max(np.abs(x))
-    if top == 0:
-        return x
-    return np.ldexp(x, -np.frexp(top)[1])
+    _, (x,) = rescaled(domain.astype(np.float64))
+    return x
 
 
 def _ratio_terms(x):

@@ -330,13 +330,12 @@ def _shown(value):
 
 
 # when the options of ``add_inputs`` act (``Applies`` below)
+_NOT_CONLL = Applies(
+    lambda a: not a.conll, "to label and probability files, not with --conll"
+)
 INPUT_APPLIES = {
-    "column": Applies(
-        lambda a: not a.conll, "to label and probability files, not with --conll"
-    ),
-    "field": Applies(
-        lambda a: not a.conll, "to label and probability files, not with --conll"
-    ),
+    "column": _NOT_CONLL,
+    "field": _NOT_CONLL,
     "classes": Applies(
         _probabilities,
         "to probability files (--metric " + ", ".join(CONFIDENCE_METRIC_NAMES) + ")",

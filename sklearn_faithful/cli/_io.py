@@ -606,6 +606,21 @@ def _lookup(record, field):
     return True, value
 
 
+def _field_value(path, place, record, field, optional, fix):
+    """The value of ``field`` (a key or a dotted path) of a JSON record, None
+    where an ``optional`` field is absent; an absent field that is not
+    optional is an error naming the file, the ``place`` and the record's
+    fields, ended by ``fix``."""
+    found, value = _lookup(record, field)
+    if not found and field not in optional:
+        held = list(record) if isinstance(record, dict) else []
+        raise InputError(
+            f"{path}, {place}: no field {field!r} (the record's fields are "
+            f"{held}); {fix}"
+        )
+    return value
+
+
 def _jsonl_values(path, chunks, fields, fix, optional=(), what="label"):
     """Yield ``(line, values)``: lists of the values of ``fields`` of each JSON
     Lines object, a chunk of lines at a time, as text.
@@ -621,13 +636,9 @@ def _jsonl_values(path, chunks, fields, fix, optional=(), what="label"):
         out = [[] for _ in fields]
         for i, record in _jsonl_records(path, lines, line):
             for field, values in zip(fields, out, strict=True):
-                found, value = _lookup(record, field)
-                if not found and field not in optional:
-                    held = list(record) if isinstance(record, dict) else []
-                    raise InputError(
-                        f"{path}, line {i}: no field {field!r} (the record's "
-                        f"fields are {held}); {fixes[field]}"
-                    )
+                value = _field_value(
+                    path, f"line {i}", record, field, optional, fixes[field]
+                )
                 values.append(
                     _json_label(
                         path, i, field, value, whats[field], missing=field in optional
@@ -2050,13 +2061,14 @@ def _record_text(path, record, field, option, optional, where):
     and ``option``. ``where`` is ``(number, unit, place)``: the record's line
     or row, its unit, and the place's words."""
     number, unit, place = where
-    found, value = _lookup(record, field)
-    if not found and field not in optional:
-        held = list(record) if isinstance(record, dict) else []
-        raise InputError(
-            f"{path}, {place}: no field {field!r} (the record's fields are "
-            f"{held}); pass {option} with the name of its field."
-        )
+    value = _field_value(
+        path,
+        place,
+        record,
+        field,
+        optional,
+        f"pass {option} with the name of its field.",
+    )
     what = f"{option} value"
     return _json_label(path, number, field, value, what, field in optional, unit)
 

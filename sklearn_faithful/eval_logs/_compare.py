@@ -940,7 +940,7 @@ def compare_runs(
     # and every value its scale
     exponent, (scores,) = rescaled(scores)
     centre = float(np.median(scores)) if scores.size else 0.0
-    scores = scores - centre
+    scores -= centre
     n_items, n_runs = scores.shape
     if n_items < 2:
         raise ValueError(

@@ -328,19 +328,20 @@ def _where_mask(columns, where, name, place=None):
     place = place or (lambda i: f"row {i}, counting from 0")
     for field_name, wanted in where.items():
         texts = _texts(np.asarray(columns[field_name], dtype=object))
-        seen = list(dict.fromkeys(t for t in texts.tolist() if t is not None))
-        if not seen:
+        absent = np.equal(texts, None)
+
+        if absent.all():
             raise ValueError(
                 f"logs[{name!r}]: no record holds {field_name!r}, which "
                 f"where={{{field_name!r}: {wanted!r}}} reads; check the field's "
                 "name (a key, or a dotted path into nested objects)."
             )
-        if any(t is None for t in texts):
-            i = next(i for i, t in enumerate(texts) if t is None)
+        if absent.any():
+            i = int(np.argmax(absent))
             raise ValueError(
                 f"logs[{name!r}] has a record without {field_name!r} ({place(i)}) "
                 f"for where={{{field_name!r}: {wanted!r}}}; the "
-                f"values seen are {_examples(seen)}. Every record needs the "
+                f"values seen are {_examples(_seen(texts))}. Every record needs the "
                 "field a filter reads (a string, a number or a boolean)."
             )
         hit = texts == _as_written(wanted)
@@ -348,11 +349,16 @@ def _where_mask(columns, where, name, place=None):
         if not keep.any():
             raise ValueError(
                 f"logs[{name!r}]: where={{{field_name!r}: {wanted!r}}} keeps no "
-                f"record; the values of {field_name!r} are {_examples(seen)} "
+                f"record; the values of {field_name!r} are {_examples(_seen(texts))} "
                 "(values match as written: 1 matches 1 and '1', not 1.0; true "
                 "matches true)."
             )
     return keep
+
+
+def _seen(texts):
+    """The distinct values written in ``texts`` (None absent), for messages."""
+    return list(dict.fromkeys(t for t in texts.tolist() if t is not None))
 
 
 def _examples(values, counts=None):
@@ -371,9 +377,9 @@ class _Run:
     """One run's records: its ids, each record's item and the item scores.
 
     ``where`` keeps the records it selects before anything else is read, so
-    that the records it drops are never checked. ``others`` holds, for the
-    check of repeated records, the fields that name no id, score, cluster or
-    sample, as written (:func:`_as_written`).
+    that the records it drops are never checked. :meth:`others` reads, for
+    the check of repeated records, the fields that name no id, score, cluster
+    or sample.
     """
 
     def __init__(self, name, log, fields, where):
@@ -415,14 +421,22 @@ class _Run:
                     "names its sample (an epoch, a seed)."
                 )
         used = {id_field, score_field, groups_field, sample_field, *(where or ())}
-        self.others = {}
-        for other in _fields_of(log):
-            if other not in used:
-                values = np.asarray(log[other], dtype=object)
-                if values.ndim == 1 and values.shape[0] == (
-                    keep.shape[0] if keep is not None else self.ids.shape[0]
-                ):
-                    self.others[other] = values if keep is None else values[keep]
+        # read only when items repeat (condition): no copy grows with the
+        # records otherwise
+        self._log, self._keep = log, keep
+        # the records of the log, before where keeps some
+        self._n_written = keep.shape[0] if keep is not None else self.ids.shape[0]
+        self._others = [other for other in _fields_of(log) if other not in used]
+
+    def others(self, rows):
+        """Yield ``(field, values at rows)`` of the fields that name no id,
+        score, cluster or sample, as objects; the records' ``rows`` are
+        counted after ``where``."""
+        for other in self._others:
+            values = np.asarray(self._log[other], dtype=object)
+            if values.ndim == 1 and values.shape[0] == self._n_written:
+                kept = values if self._keep is None else values[self._keep]
+                yield other, kept[rows]
 
     def index(self, id_field):
         """Each record's item (``record_item``), and the items' ids and counts."""
@@ -453,12 +467,16 @@ class _Run:
         to item and are not. With a sample field, two records of one item
         and one sample are an error: ``(None, (sample, count), item)``.
         """
-        group = self.record_item
-        if self.sample is not None:
+        if self.sample is None:
+            if not self._others:
+                return None  # no field in which records could differ
+            # the items are the groups: their codes and sizes are the index's
+            group, sizes = self.record_item, self.counts
+        else:
             codes = np.unique(self.sample.astype(str), return_inverse=True)[1]
-            group = group * (int(codes.max()) + 1) + codes.ravel()
-        _, group, sizes = np.unique(group, return_inverse=True, return_counts=True)
-        group = group.ravel()
+            group = self.record_item * (int(codes.max()) + 1) + codes.ravel()
+            _, group, sizes = np.unique(group, return_inverse=True, return_counts=True)
+            group = group.ravel()
         rows = np.flatnonzero(sizes[group] > 1)
         if rows.size == 0:
             return None
@@ -466,10 +484,9 @@ class _Run:
         if self.sample is not None:
             return None, (self.sample[rows[0]], int(sizes[group[rows[0]]])), item
         group = group[rows]
-        n_groups = np.unique(group).size
-        for other, values in self.others.items():
-            texts = _texts(values[rows])
-            kept = values[rows]
+        n_groups = int(np.count_nonzero(sizes > 1))  # the repeated items
+        for other, kept in self.others(rows):
+            texts = _texts(kept)
             if any(
                 t is None and v is not None for t, v in zip(texts, kept, strict=True)
             ):
