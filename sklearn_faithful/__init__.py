@@ -25,6 +25,10 @@ room (``from sklearn_faithful.holdout import sign_test``):
   evaluation runs: is B better, which runs tie with the best? Runs joined by
   id, with clusters and repeated samples; a judge-scored run corrected by
   people's scores.
+- :mod:`~sklearn_faithful.calibration`: are my model's probabilities
+  calibrated, and is B better calibrated than A? Calibration errors with
+  intervals, the CORP decomposition, tests of calibration and a reliability
+  diagram with consistency bands.
 - :mod:`~sklearn_faithful.utils`: the floor: the intervals every result
   returns.
 
@@ -38,6 +42,7 @@ __version__ = "0.1.0.dev0"
 
 _ROOMS = (
     "agreement",
+    "calibration",
     "cli",
     "comparison",
     "eval_logs",

@@ -66,6 +66,10 @@ RELIABILITY = np.stack([A, B, Y])
 MODEL = np.where(np.random.default_rng(7).random(N) < 0.8, Y, 1 - Y)
 
 
+def _effect(result):
+    return {"statistic": result.statistic, "pvalue": result.pvalue}
+
+
 def _quiet(call, *args):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -115,6 +119,25 @@ ENTRIES = {
         "y_proba",
         ("y_true", "y_proba"),
         sf.cprecision_recall_fscore_support,
+    ),
+    "calibration_error": ("y_proba", ("y_true", "y_proba"), sf.calibration_error),
+    "corp_decomposition": ("y_proba", ("y_true", "y_proba"), sf.corp_decomposition),
+    "calibration_error_interval": (
+        "y_proba",
+        ("y_true", "y_proba"),
+        lambda y, p: sf.calibration_error_interval(y, p, **SEED),
+    ),
+    "calibration_test": (
+        "y_proba",
+        ("y_true", "y_proba"),
+        lambda y, p: sf.calibration_test(y, p, **SEED),
+    ),
+    "paired_calibration_test": (
+        "y_proba",
+        ("y_true", "y_proba_b"),
+        # the statistic and p-value: resampled differences near 0 carry
+        # float32's absolute error (1e-8), not its relative one
+        lambda y, p: _effect(sf.paired_calibration_test(y, P[::-1], p, **SEED)),
     ),
     "bootstrap_confidence_interval": (
         "labels",
@@ -253,6 +276,9 @@ NOT_DATA = {
     "AgreementReport": "a result",
     "CoderDiagnostics": "a result",
     "BootstrapIntervalResult": "a result",
+    "CalibrationErrorResult": "a result",
+    "CalibrationTestResult": "a result",
+    "CorpDecompositionResult": "a result",
     "ConfidenceInterval": "a result",
     "CredibleInterval": "a result",
     "F1Posterior": "numbers: test_common_params.py",

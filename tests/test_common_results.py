@@ -32,6 +32,11 @@ from sklearn_faithful.agreement import (
     coder_diagnostics,
     compare_to_annotators,
 )
+from sklearn_faithful.calibration import (
+    calibration_error_interval,
+    calibration_test,
+    corp_decomposition,
+)
 from sklearn_faithful.comparison import (
     BetaPosterior,
     F1Posterior,
@@ -79,6 +84,8 @@ COUNTS_B = np.array([[44, 8, 8], [42, 10, 9], [44, 8, 9]] * 2)
 SPLIT_A = np.array([0.80, 0.82, 0.79, 0.81, 0.83, 0.80, 0.78, 0.81, 0.80, 0.82])
 SPLIT_B = np.array([0.84, 0.83, 0.82, 0.85, 0.84, 0.83, 0.82, 0.82, 0.83, 0.86])
 SEED = dict(n_resamples=499, random_state=0)
+# probabilities of the positive class, near-calibrated for Y
+PROBA = np.clip(0.25 + 0.5 * Y + _RNG.normal(0, 0.1, N), 0, 1)
 
 
 def _regression_checks():
@@ -188,6 +195,27 @@ BUILDERS = {
         ],
     ),
     "SignTestResult": ("effect", lambda: [sign_test(Y, A, B)]),
+    "CalibrationErrorResult": (
+        "score interval",
+        lambda: [
+            calibration_error_interval(Y, PROBA, **SEED),
+            calibration_error_interval(Y, PROBA, method="debiased", **SEED),
+        ],
+    ),
+    "CalibrationTestResult": (
+        "test",
+        lambda: [
+            calibration_test(Y, PROBA, **SEED),
+            calibration_test(Y, PROBA, test="spiegelhalter"),
+        ],
+    ),
+    "CorpDecompositionResult": (
+        "report",
+        lambda: [
+            corp_decomposition(Y, PROBA),
+            corp_decomposition(Y, PROBA, scoring="log_loss"),
+        ],
+    ),
     "RunComparisonResult": ("report", _runs),
     "RunTable": (
         "report",

@@ -24,6 +24,7 @@ ALLOWED = {
     "comparison": {"utils", "metrics", "model_selection"},
     "agreement": {"utils", "metrics", "holdout"},
     "eval_logs": {"utils", "holdout", "model_based"},
+    "calibration": {"utils", "metrics", "holdout"},
     "cli": {*ROOMS},
 }
 

@@ -16,6 +16,7 @@ ROOMS = (
     "gate",
     "agreement",
     "eval_logs",
+    "calibration",
     "utils",
 )
 

@@ -376,6 +376,72 @@ def _encode(y, classes, name="y_true", classes_name="labels", hint=_Y_PROBA_HINT
     return idx
 
 
+def _resolve_classes(y, labels, n_columns, pos_label):
+    """Return the class of each column of ``y_proba`` and the 1-D positive class.
+
+    ``n_columns`` is None for 1-D ``y_proba``. For 1-D input the second return
+    value is the class whose probability the 1-D array holds; otherwise None.
+    """
+    if labels is not None:
+        classes = _check_classes(labels)
+    if n_columns is not None:
+        if labels is None:
+            classes = _unique_labels(y)
+            if classes.shape[0] != n_columns:
+                raise ValueError(
+                    f"y_proba has {n_columns} columns but y_true holds "
+                    f"{classes.shape[0]} distinct classes {classes.tolist()!r}, so "
+                    "the class of each column cannot be inferred. Pass labels= "
+                    "(for a fitted classifier, labels=estimator.classes_)."
+                )
+        elif classes.shape[0] != n_columns:
+            raise ValueError(
+                f"labels has {classes.shape[0]} entries but y_proba has "
+                f"{n_columns} columns; labels must name the class of every column "
+                "of y_proba, in column order."
+            )
+        return classes, None
+
+    # 1-D y_proba: the probability of one class of a binary problem.
+    if labels is None:
+        classes = _unique_labels(y)
+        if (
+            pos_label is not None
+            and classes.shape[0] == 1
+            and pos_label not in classes.tolist()
+        ):
+            # Only negatives in y_true: the classes are them and pos_label.
+            try:
+                classes = np.asarray(sorted([classes[0].item(), pos_label]))
+            except TypeError:
+                pass  # pos_label of another type than y_true: rejected below.
+    elif classes.shape[0] != 2:
+        raise ValueError(
+            "y_proba is 1-D (the probability of the positive class of a binary "
+            f"problem) but labels has {classes.shape[0]} entries; pass the two "
+            "classes, or give y_proba one column per class."
+        )
+    if classes.shape[0] > 2:
+        raise ValueError(
+            "y_proba is 1-D, which is only meaningful for a binary problem, but "
+            f"the classes are {classes.tolist()!r}. Pass y_proba with one column "
+            "per class (the output of predict_proba)."
+        )
+    if pos_label is None and classes.shape[0] < 2:
+        raise ValueError(
+            "y_proba is 1-D and y_true holds a single class, so it is unknown "
+            "which class y_proba is the probability of. Pass pos_label (or "
+            "labels with both classes)."
+        )
+    pos_label, _ = _resolve_pos_label(
+        classes,
+        pos_label,
+        of="the classes",
+        hint=" 1-D y_proba is the probability of pos_label.",
+    )
+    return classes, pos_label
+
+
 def _as_float_array(y_proba, name="y_proba"):
     """Return ``y_proba`` as a floating-point ndarray, copying only if needed."""
     arr = np.asarray(y_proba)
