@@ -64,6 +64,21 @@ compare_runs' default, ``interval="jackknife-bm"``; ``--package`` prints
 the per-band table that compare_runs' warning quotes
 (``_MEASURED_COVERAGE`` of ``eval_logs/_compare.py``).
 
+Rare events (issue 37). The warning of compare_runs is keyed also to the
+base rate: ``R = G_eff x min(p, 1 - p)``, with ``p`` the mean's place in
+the scores' range (the mean itself for 0/1 scores; ``(mean - 1) / 9`` for
+the ratings here), the effective clusters' worth of the rarer outcome. The
+threshold ``R < 1`` was read off the cells above: data sets with ``R < 1``
+covered 91.2% (``jack-bmre``), and the lowest cell of the others 93.1%.
+``--rare`` prints coverage by band of R. Then a third group, fixed here
+before it ran and reported apart (``held2`` in the tables), checks it: 0/1
+scores of base rate 0.02 (geometric sizes, ICC 0.05), 0.1 (Pareto, ICC
+0.2), 0.2 (equal, ICC 0.3), 0.8 (geometric, ICC 0.5), 0.9 (Pareto, ICC
+0.1) and 0.98 (equal, ICC 0.05), each with G = 8, 30, 80 and 320 (24
+cells, 1,000 data sets each, about 6 CPU minutes). The rule passes if
+data sets with ``R >= 1`` cover at least 93% in every cell of it (within
+one s.e.), and is re-read otherwise.
+
 Seeded (``SeedSequence([20261201, crc32(cell), chunk])``: a chunk of 100
 replicates is the same whatever else ran) and resumable: each finished
 chunk is one JSON line of ``benchmarks/results/sim_cluster_means.jsonl``,
@@ -112,7 +127,7 @@ _WEBB = np.concatenate([-_WEBB, _WEBB])
 
 
 def _cell(family, icc, sizes, G, base, held=False):
-    tag = "held " if held else ""
+    tag = {False: "", True: "held ", "rare": "held2 "}[held]
     name = f"{tag}{family} pi{base:g} icc{icc:g} {sizes} G{G}"
     return dict(
         name=name, family=family, icc=icc, sizes=sizes, G=G, base=base, held=held
@@ -132,6 +147,20 @@ CELLS += [_cell("binary", 0.2, "giants", G, 0.75, True) for G in (8, 15, 30, 80)
 CELLS += [_cell("binary", 0.1, "geom", G, 0.05, True) for G in (8, 30, 80, 320)]
 CELLS += [_cell("binary", 0.1, "pareto", G, 0.95, True) for G in (8, 30, 80, 320)]
 CELLS += [_cell("rating", 0.3, "geom", G, 0.45, True) for G in (15, 80)]
+# held back for the rare-event rule (issue 37), fixed before it ran
+RARE = (
+    (0.02, "geom", 0.05),
+    (0.1, "pareto", 0.2),
+    (0.2, "equal", 0.3),
+    (0.8, "geom", 0.5),
+    (0.9, "pareto", 0.1),
+    (0.98, "equal", 0.05),
+)
+CELLS += [
+    _cell("binary", icc, sizes, G, base, "rare")
+    for base, sizes, icc in RARE
+    for G in (8, 30, 80, 320)
+]
 GIANT, GIANT_RATE = 200, 0.55
 
 
@@ -248,6 +277,12 @@ def analytic(S, SS, n):
         df_bm=bm_df(h, n),
         df_bmre=bm_df(h, (1 - rho) * n + rho * n**2),
     )
+
+
+def rare_index(cell, mean, n):
+    """``R = G_eff x min(p, 1 - p)``, p the mean's place in the scores' range."""
+    p = (mean - 1) / 9 if cell["family"] == "rating" else mean
+    return n.sum(-1) ** 2 / np.sum(n**2, -1) * np.minimum(p, 1 - p)
 
 
 def _t_interval(mean, se, df):
@@ -392,6 +427,7 @@ def run_chunk(cell, chunk):
         row["width"][m] = float(np.nansum(high - low))
     row["geff"] = [round(float(x), 3) for x in n.sum(-1) ** 2 / np.sum(n**2, -1)]
     row["df_bmre"] = [round(float(x), 3) for x in a["df_bmre"]]
+    row["rare"] = [round(float(x), 4) for x in rare_index(cell, a["mean"], n)]
     return row
 
 
@@ -440,8 +476,9 @@ def summarise(rows, cell):
     return out
 
 
-def by_geff(rows, methods, bands, held=None):
-    """Coverage pooled over the data sets whose G_eff falls in each band."""
+def by_geff(rows, methods, bands, held=None, key="geff"):
+    """Coverage pooled over the data sets whose G_eff (or ``key``: ``"rare"``,
+    R) falls in each band."""
     names = {c["name"] for c in CELLS if held is None or c["held"] == held}
     table = []
     for lo, hi in bands:
@@ -449,7 +486,7 @@ def by_geff(rows, methods, bands, held=None):
         for (name, _), r in rows.items():
             if name not in names:
                 continue
-            for i, g in enumerate(r["geff"]):
+            for i, g in enumerate(r[key]):
                 if lo <= g < hi:
                     for m in methods:
                         hits[m].append(r["hits"][m][i] == "1")
@@ -485,12 +522,18 @@ SHOWN = (
     "pct",
 )
 BANDS = ((1, 4), (4, 8), (8, 15), (15, 30), (30, 60), (60, 1e9))
+RARE_BANDS = ((0, 0.5), (0.5, 1), (1, 2), (2, 1e9))
 
 
 def table_text(rows, methods=SHOWN):
     lines = []
-    for held in (False, True):
-        title = "HELD BACK (chosen before anything ran)" if held else "Tuning cells"
+    titles = {
+        False: "Tuning cells",
+        True: "HELD BACK (chosen before anything ran)",
+        "rare": "HELD BACK for the rare-event rule (issue 37, fixed before it ran)",
+    }
+    for held in (False, True, "rare"):
+        title = titles[held]
         lines.append(f"{title}: coverage of the 95% interval, % (Monte-Carlo s.e.)")
         head = f"{'cell':<34}{'reps':>5}{'G_eff':>7}" + "".join(
             f"{m:>12}" for m in methods
@@ -502,7 +545,7 @@ def table_text(rows, methods=SHOWN):
             s = summarise(rows, cell)
             if s is None:
                 continue
-            name = cell["name"].replace("held ", "")
+            name = cell["name"].replace("held2 ", "").replace("held ", "")
             cols = "".join(
                 f"{100 * s[m][0]:6.1f} ({100 * s[m][1]:.1f})" for m in methods
             )
@@ -523,7 +566,46 @@ def table_text(rows, methods=SHOWN):
             )
             lines.append(f"{band:<14}{k:>10}{cols}")
         lines.append("")
+    lines += rare_text(rows, methods)
     return "\n".join(lines)
+
+
+def rare_text(rows, methods=SHOWN):
+    """Coverage by band of R = G_eff x min(p, 1 - p), and the rule's check."""
+    lines = []
+    groups = {False: "tuning", True: "held-back", "rare": "rare-event held-back"}
+    for held, label in groups.items():
+        lines.append(f"Pooled by R ({label} cells): coverage, % (s.e.)")
+        lines.append(
+            f"{'R':<14}{'data sets':>10}" + "".join(f"{m:>12}" for m in methods)
+        )
+        for lo, hi, k, cov in by_geff(rows, methods, RARE_BANDS, held, "rare"):
+            if not k:
+                continue
+            band = f"[{lo:g}, {hi:g})" if hi < 1e9 else f">= {lo:g}"
+            cols = "".join(
+                f"{100 * cov[m][0]:6.1f} ({100 * cov[m][1]:.1f})" for m in methods
+            )
+            lines.append(f"{band:<14}{k:>10}{cols}")
+        lines.append("")
+    lines.append(
+        "The rule's check: per cell, coverage of jack-bmre over the data sets "
+        "with R >= 1 (unwarned) and R < 1 (warned), % (s.e.)"
+    )
+    for cell in CELLS:
+        got = [r for (name, _), r in sorted(rows.items()) if name == cell["name"]]
+        if cell["held"] != "rare" or not got:
+            continue
+        hits = np.array([h == "1" for r in got for h in r["hits"]["jack-bmre"]])
+        rare = np.array([x < 1 for r in got for x in r["rare"]])
+        parts = []
+        for label, k in (("R >= 1", ~rare), ("R < 1", rare)):
+            p = hits[k].mean() if k.any() else np.nan
+            se = np.sqrt(p * (1 - p) / max(k.sum(), 1))
+            parts.append(f"{label}: {k.sum():4d} {100 * p:5.1f} ({100 * se:.1f})")
+        lines.append(f"{cell['name'][6:]:<34}" + "   ".join(parts))
+    lines.append("")
+    return lines
 
 
 # compare_runs' interval names of the methods it ships
@@ -542,7 +624,7 @@ def _setting_text(cell):
         "geom": "geometric-size",
         "giants": "(3 giant)",
     }
-    held = ", held back" if cell["held"] else ""
+    held = ", held back" if cell["held"] else ""  # "rare" too
     return (
         f"{cell['family']}, mean {truth(cell):.3g}, ICC {cell['icc']:g}, "
         f"{cell['G']} {sizes[cell['sizes']]} clusters{held}"
@@ -550,7 +632,9 @@ def _setting_text(cell):
 
 
 def package_table(rows):
-    """compare_runs' ``_MEASURED_COVERAGE``: per band of G_eff, pooled and worst."""
+    """compare_runs' ``_MEASURED_COVERAGE``: per band of G_eff, pooled and worst
+    (every cell); and ``_RARE_COVERAGE`` (``"<interval>, rare"``) per band of R
+    below 1, pooled and the lowest cell whose median R is in the band."""
     out = {}
     for interval, m in PACKAGE.items():
         bands = []
@@ -575,6 +659,26 @@ def package_table(rows):
                 )
             )
         out[interval] = tuple(bands)
+        rare = []
+        for lo, hi, _k, cov in by_geff(rows, (m,), RARE_BANDS[:2], key="rare"):
+            cells = []
+            for cell in CELLS:
+                got = [r for (name, _), r in rows.items() if name == cell["name"]]
+                median = np.median([x for r in got for x in r["rare"]]) if got else -1
+                if lo <= median < hi:
+                    cells.append((summarise(rows, cell)[m][0], cell))
+            worst, cell = min(cells, key=lambda x: x[0])
+            rare.append(
+                (
+                    lo,
+                    hi,
+                    round(float(100 * cov[m][0]), 1),
+                    round(float(100 * cov[m][1]), 1),
+                    round(float(100 * worst), 1),
+                    _setting_text(cell),
+                )
+            )
+        out[f"{interval}, rare"] = tuple(rare)
     return out
 
 

@@ -78,6 +78,21 @@ chunks and seeds scheme), printed to
 ``benchmarks/results/sim_clusters_held_back.txt``::
 
     python benchmarks/sim_clusters.py --held-back   # about 5 min CPU
+
+The delete-one-cluster jackknife (``--jackknife``, issue 37). The interval
+compare_runs prints, ``method="jackknife-bm"`` (the jackknife standard error,
+Student's t on Bell and McCaffrey's degrees of freedom,
+``sklearn_faithful.utils._clusters``), and the same on G - 1 degrees of
+freedom (``jack-t``), on the very data sets of every coverage cell above
+(regenerated from their seeds; accuracy only, the metric that is a mean of
+item scores), beside the cluster bootstrap's coverage there. Held back,
+fixed here before it ran: Pareto cluster sizes (tail 1.5, mean about 25) at
+ICC 0.3, G = 5, 10, 20 and 30, and at ICC 0.5, G = 5 and 10 (logit-normal),
+where the cluster bootstrap's percentile interval is run too, 1,000 data
+sets a cell. Cached in ``benchmarks/results/sim_clusters_jackknife.jsonl``,
+printed to ``benchmarks/results/sim_clusters_jackknife.txt``::
+
+    python benchmarks/sim_clusters.py --jackknife   # about 3 min CPU
 """
 
 import argparse
@@ -98,6 +113,7 @@ from sklearn_faithful.holdout import (
     paired_bootstrap_test,
     paired_permutation_test,
 )
+from sklearn_faithful.utils._clusters import cluster_moments, jackknife_mean_interval
 
 CACHE = os.path.join(os.path.dirname(__file__), "results", "sim_clusters.jsonl")
 BASE_SEED = 20261126
@@ -587,6 +603,100 @@ def held_back_report(done):
     return "\n".join(out)
 
 
+# --- the delete-one-cluster jackknife (--jackknife) ---------------------------
+
+JACK_CACHE = os.path.join(
+    os.path.dirname(__file__), "results", "sim_clusters_jackknife.jsonl"
+)
+JACK_TEXT = os.path.join(
+    os.path.dirname(__file__), "results", "sim_clusters_jackknife.txt"
+)
+JACK_HELD_BACK = [
+    _cell("coverage", "pareto", G, 25, icc, reps=1000, role="jack-held-back")
+    for icc, grid in ((0.3, (5, 10, 20, 30)), (0.5, (5, 10)))
+    for G in grid
+]
+
+
+def jackknife_rep(rng, cell):
+    """Coverage of the accuracy's jackknife intervals on a coverage cell's data
+    set (and, held back, of the cluster bootstrap's percentile interval)."""
+    y, pred, groups = coverage_data(rng, cell)
+    codes = np.unique(groups, return_inverse=True)[1]
+    moments = cluster_moments((y == pred).astype(float), (codes, codes.max() + 1))
+    out = {}
+    for name, df in (("jack-bm", "bm"), ("jack-t", "g-1")):
+        _, (low, high), _, _ = jackknife_mean_interval(*moments, LEVEL, df=df)
+        out[f"acc {name}"] = (float(low <= ACC <= high), float(high - low))
+    if cell["role"] == "jack-held-back":
+        seed = int(rng.integers(2**31))
+        low, high = bootstrap_confidence_interval(
+            y, pred, groups=groups, n_resamples=N_RESAMPLES, random_state=seed
+        ).confidence_interval
+        out["acc cluster"] = (float(low <= ACC <= high), float(high - low))
+    return out
+
+
+def jackknife_cells():
+    return [c for c in CELLS if c["part"] == "coverage"] + JACK_HELD_BACK
+
+
+def jackknife_report(done, boot):
+    out = [
+        f"sim_clusters.py --jackknife, seed {BASE_SEED}: coverage (s.e.) of the "
+        f"{LEVEL:.0%} interval of accuracy {ACC}; the cluster bootstrap's "
+        f"percentile interval ({N_RESAMPLES} resamples) beside the jackknife's",
+        f"{'cell':<44}{'reps':>5}{'jack-bm':>15}{'jack-t':>15}{'cluster boot':>15}",
+    ]
+    for cell in jackknife_cells():
+        n, rate, _ = collect(done, cell, cell["reps"])
+        if not n:
+            continue
+        if "acc cluster" in rate:
+            nb, boot_rate = n, rate["acc cluster"]
+        else:
+            nb, other, _ = collect(boot, cell, cell["reps"])
+            boot_rate = other.get("acc cluster", np.nan)
+        label = f"{cell['role']}: {cell['design']} G{cell['G']} m{cell['m']} "
+        label += f"ICC {cell['icc']} {cell['gen']}"
+        cols = "".join(
+            f"{rate[k]:>8.3f} ({_se(rate[k], n):.3f})"
+            for k in ("acc jack-bm", "acc jack-t")
+        )
+        cols += f"{boot_rate:>8.3f} ({_se(boot_rate, max(nb, 1)):.3f})"
+        out.append(f"{label:<44}{n:>5}{cols}")
+    return "\n".join(out)
+
+
+def run_jackknife():
+    done = load(JACK_CACHE)
+    for cell in jackknife_cells():
+        for chunk in range(cell["reps"] // CHUNK):
+            if (_key(cell), chunk) in done:
+                continue
+            seed_key = zlib.crc32(_key(cell).encode())
+            hits, widths = {}, {}
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                for rep in range(chunk * CHUNK, (chunk + 1) * CHUNK):
+                    rng = np.random.default_rng(
+                        np.random.SeedSequence([BASE_SEED, seed_key, rep])
+                    )
+                    for name, (hit, width) in jackknife_rep(rng, cell).items():
+                        hits[name] = hits.get(name, 0.0) + hit
+                        widths[name] = widths.get(name, 0.0) + width
+            rec = dict(
+                cell=_key(cell), chunk=chunk, size=CHUNK, hits=hits, widths=widths
+            )
+            done[(rec["cell"], chunk)] = rec
+            with open(JACK_CACHE, "a") as f:
+                f.write(json.dumps(rec) + "\n")
+    text = jackknife_report(done, load(CACHE))
+    with open(JACK_TEXT, "w") as f:
+        f.write(text + "\n")
+    print(text)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -600,7 +710,15 @@ def main():
         action="store_true",
         help="run the held-back level cells (see the docstring) instead",
     )
+    parser.add_argument(
+        "--jackknife",
+        action="store_true",
+        help="the jackknife intervals of accuracy (see the docstring) instead",
+    )
     args = parser.parse_args()
+    if args.jackknife:
+        run_jackknife()
+        return
     cache, cells = CACHE, CELLS
     if args.held_back:
         cache, cells = HELD_BACK_CACHE, HELD_BACK_CELLS

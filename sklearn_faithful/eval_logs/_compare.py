@@ -14,7 +14,6 @@ import zlib
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from ..holdout._fast_metrics import Resampler, cluster_sums, run_resamples
 from ..holdout._resampling import (
@@ -23,17 +22,23 @@ from ..holdout._resampling import (
     _bootstrap_interval,
     _check_groups,
     _clusters_text,
+    _coverage_text,
     _interval,
     _paired_test,
     _Resampling,
     _sign_test_from_counts,
+)
+from ..utils._clusters import (
+    cluster_moments,
+    effective_clusters,
+    jackknife_mean_interval,
+    rarer_outcome_clusters,
 )
 from ..utils._compat import StrOptions, validate_params
 from ..utils._multitest import benjamini_hochberg, holm
 from ..utils._random import _generator
 from ..utils._results import (
     _HEADERS,
-    ConfidenceInterval,
     _level_text,
     _ResultMixin,
     _text_table,
@@ -373,94 +378,6 @@ class RunComparisonResult(_ResultMixin):
         return ax
 
 
-def _jackknife_t(data, confidence_level, df=None):
-    """A run's mean, its jackknife-t interval and its jackknife standard error.
-
-    With N units (clusters, or items) and the mean without unit u,
-    ``theta_(u)``: ``se^2 = (N - 1) / N sum_u (theta_(u) - theta_(.))^2`` and
-    the interval ``theta +/- t_{df, 1 - alpha/2} se`` with ``df = N - 1``
-    (Efron & Tibshirani 1993, 11.2) or the ``df`` given (Bell and
-    McCaffrey's, :func:`_cluster_df`). On cells of equal items each value
-    stands for its cell's items; without clusters the interval is Student's
-    t interval of the mean.
-    """
-    (statistic,) = data.statistics
-    values, weights = data.jackknife()
-    n_units = float(weights.sum())
-    centre = np.sum(weights * values) / n_units
-    se = math.sqrt((n_units - 1) / n_units * np.sum(weights * (values - centre) ** 2))
-    df = n_units - 1 if df is None else df
-    half = float(stats.t.ppf(0.5 + confidence_level / 2, df)) * se
-    return statistic, ConfidenceInterval(statistic - half, statistic + half), se
-
-
-def _anova_icc(sums, squares, sizes):
-    """The ANOVA estimate of the intra-cluster correlation, clipped to [0, 1].
-
-    With cluster sums ``S_g``, sums of squares ``Q_g`` and sizes ``n_g`` of
-    ``N`` items in ``G`` clusters: ``MSB = (sum S_g^2 / n_g - N M^2) / (G -
-    1)``, ``MSW = (sum Q_g - sum S_g^2 / n_g) / (N - G)``, ``n_0 = (N - sum
-    n_g^2 / N) / (G - 1)`` and ``rho = (MSB - MSW) / (MSB + (n_0 - 1)
-    MSW)``; 0 when undefined (one item a cluster, or no spread at all).
-    """
-    n_items, n_clusters = sizes.sum(), sizes.size
-    between = np.sum(sums**2 / sizes)
-    msb = (between - sums.sum() ** 2 / n_items) / (n_clusters - 1)
-    msw = (squares.sum() - between) / max(n_items - n_clusters, 1)
-    n0 = (n_items - np.sum(sizes**2) / n_items) / (n_clusters - 1)
-    denominator = msb + (n0 - 1) * msw
-    if not denominator > 0:
-        return 0.0
-    return float(np.clip((msb - msw) / denominator, 0.0, 1.0))
-
-
-def _bell_mccaffrey_df(shares, tau):
-    """Bell and McCaffrey's degrees of freedom of the CR2 variance of a mean.
-
-    ``shares`` are the clusters' shares of the items, ``h_g = n_g / N``;
-    ``tau`` the working model's variance of each cluster's sum of errors (up
-    to a common factor). The CR2 variance is ``T' Q T / N^2`` of the
-    clusters' error sums T, with ``Q = L' W L``, ``L = I - h 1'`` and ``W =
-    diag(1 / (1 - h))``, and its degrees of freedom ``tr(Q D)^2 / tr((Q
-    D)^2)`` with ``D = diag(tau)`` (Bell & McCaffrey 2002, eq. 11). In O(G):
-    ``Q_gk = w_g [g = k] + s - u_g - u_k`` with ``u = h w`` and ``s = sum h
-    u``. G - 1 for clusters of equal size.
-    """
-    w = 1 / (1 - shares)
-    u = shares * w
-    s = float(np.sum(shares * u))
-    t0, t1, t2 = np.sum(tau), np.sum(tau * u), np.sum(tau * u**2)
-    trace = np.sum(tau * w) - 2 * t1 + s * t0
-    square = (
-        np.sum(tau**2 * (w**2 + 2 * w * (s - 2 * u)))
-        + s**2 * t0**2
-        + 2 * t0 * t2
-        - 4 * s * t0 * t1
-        + 2 * t1**2
-    )
-    return float(trace**2 / square)
-
-
-def _cluster_df(scores, groups):
-    """Bell and McCaffrey's degrees of freedom of a run's mean in its clusters.
-
-    Those of the CR2 variance (:func:`_bell_mccaffrey_df`) under a working
-    model of items correlated within clusters at the ANOVA estimate ``rho``
-    of the intra-cluster correlation: ``tau_g = (1 - rho) n_g + rho n_g^2``
-    (Imbens & Kolesar 2016). ``G - 1`` for clusters of equal size, ``n - 1``
-    without clusters.
-    """
-    n_items = scores.shape[0]
-    if groups is None:
-        return float(n_items - 1)
-    codes, n_clusters = groups
-    sums = np.bincount(codes, weights=scores, minlength=n_clusters)
-    squares = np.bincount(codes, weights=scores**2, minlength=n_clusters)
-    sizes = np.bincount(codes, minlength=n_clusters).astype(np.float64)
-    rho = _anova_icc(sums, squares, sizes)
-    return _bell_mccaffrey_df(sizes / n_items, (1 - rho) * sizes + rho * sizes**2)
-
-
 # Coverage (%) of each run's 95% interval with clusters, measured by
 # benchmarks/sim_cluster_means.py (seed 20261201, doc/_sim_cluster_means.txt):
 # per band of the effective number of clusters G_eff = (sum n_g)^2 / sum
@@ -657,20 +574,117 @@ _MEASURED_COVERAGE = {
 }
 # the interval holds where its band's lowest setting covered this much
 _HOLDS = 93.0
+# below this R = G_eff x min(p, 1 - p) (rarer_outcome_clusters) no interval
+# held: benchmarks/sim_cluster_means.py read it off its tuning and held-back
+# cells and checked it on a third group fixed before it ran
+_RARE = 1.0
+# Coverage (%) of each run's 95% interval where R < 1, per band of R: (low,
+# high, pooled coverage of the band's data sets, its s.e., the lowest coverage
+# of a setting whose median R is in the band, that setting); tuning, held-back
+# and rare-event held-back settings together
+_RARE_COVERAGE = {
+    "jackknife-bm": (
+        (
+            0,
+            0.5,
+            84.8,
+            0.4,
+            83.1,
+            "binary, mean 0.02, ICC 0.05, 8 geometric-size clusters, held back",
+        ),
+        (
+            0.5,
+            1,
+            94.3,
+            0.2,
+            87.3,
+            "binary, mean 0.98, ICC 0.05, 30 equal clusters, held back",
+        ),
+    ),
+    "jackknife-t": (
+        (
+            0,
+            0.5,
+            75.0,
+            0.4,
+            76.8,
+            "binary, mean 0.95, ICC 0.1, 8 Pareto-size clusters, held back",
+        ),
+        (
+            0.5,
+            1,
+            87.1,
+            0.3,
+            80.4,
+            "binary, mean 0.8, ICC 0.5, 8 geometric-size clusters, held back",
+        ),
+    ),
+    "bca": (
+        (
+            0,
+            0.5,
+            75.6,
+            0.4,
+            75.3,
+            "binary, mean 0.95, ICC 0.1, 8 Pareto-size clusters, held back",
+        ),
+        (0.5, 1, 84.6, 0.4, 80.8, "binary, mean 0.7, ICC 0.5, 8 Pareto-size clusters"),
+    ),
+    "percentile": (
+        (
+            0,
+            0.5,
+            74.0,
+            0.4,
+            72.2,
+            "binary, mean 0.98, ICC 0.05, 8 equal clusters, held back",
+        ),
+        (
+            0.5,
+            1,
+            86.0,
+            0.4,
+            81.0,
+            "binary, mean 0.8, ICC 0.5, 8 geometric-size clusters, held back",
+        ),
+    ),
+}
 
 
-def _warn_few_clusters(groups, interval, pairs, method, stacklevel):
+def _rare_part(interval, rare):
+    """The warning's part on the runs whose rarer outcome weighs ``R < 1``."""
+    worst_run = min(rare, key=rare.get)
+    low, high, coverage, se, worst, where = next(
+        band for band in _RARE_COVERAGE[interval] if rare[worst_run] < band[1]
+    )
+    runs = ", ".join(f"{name!r} (R = {r:.2f})" for name, r in rare.items())
+    return (
+        f"rare events in few clusters: run(s) {runs} score the rarer outcome "
+        "(a mean near the end of the scores' range) in fewer than 1 cluster's "
+        "worth, R = G_eff x min(p, 1 - p) with p the mean's place in the "
+        f"range; with R in [{low:g}, {high:g}) the 95% {interval} interval "
+        f"covered {coverage:.1f}% (s.e. {se:.1f}) of simulated data sets, and "
+        f"{worst:.1f}% in the lowest setting ({where}), so it is likely too "
+        "narrow: score more clusters (more items per cluster help less) before "
+        "reading it"
+    )
+
+
+def _warn_few_clusters(groups, interval, pairs, method, stacklevel, rare=None):
     """Warn, with its measured coverage, where an interval printed may not hold.
 
     Each run's interval: where its lowest setting of the band of ``G_eff``
-    covered less than 93% (:data:`_MEASURED_COVERAGE`). Each pair's, the
+    covered less than 93% (:data:`_MEASURED_COVERAGE`), and for the runs
+    ``rare`` (name to ``R``, the clusters' worth of the rarer outcome,
+    :func:`~sklearn_faithful.utils._clusters.rarer_outcome_clusters`, below
+    1) with the coverage of their band of R (:data:`_RARE_COVERAGE`). Each pair's, the
     paired cluster bootstrap's percentile interval: with fewer than 40
     clusters, or unequal ones weighing as fewer (``MIN_CLUSTERS``, measured by
     benchmarks/sim_clusters.py, seed 20261126).
     """
     codes, n_clusters = groups
     sizes = np.bincount(codes, minlength=n_clusters).astype(np.float64)
-    effective = float(sizes.sum() ** 2 / np.sum(sizes**2))
+    effective = effective_clusters(sizes)
     unequal = effective * (1 + 1e-9) < n_clusters
     parts = []
     low, high, coverage, se, worst, where = next(
@@ -684,11 +698,13 @@ def _warn_few_clusters(groups, interval, pairs, method, stacklevel):
             f"{span} equal clusters, and {worst:.1f}% in the lowest setting "
             f"({where})"
         )
+    if rare:
+        parts.append(_rare_part(interval, rare))
     if pairs and effective * (1 + 1e-9) < MIN_CLUSTERS:
         parts.append(
             "each pair's interval, the paired cluster bootstrap's, is too narrow "
             f"below {MIN_CLUSTERS} (95% cluster bootstrap intervals covered as "
-            "little as 76% with 5 clusters, 87% with 10 and 92% with 30)"
+            f"little as {_coverage_text(1)})"
             + (
                 " and the paired bootstrap test rejects too often; the "
                 "permutation test's p-value stays exact"
@@ -957,7 +973,18 @@ def compare_runs(
     # compare_runs warns of the intervals it prints, with their own coverage
     checked = _check_groups(groups, n_items, stacklevel=4, warn=False)
     if checked is not None:
-        _warn_few_clusters(checked, interval, n_runs > 1, method, stacklevel=3)
+        sizes = np.bincount(checked[0], minlength=checked[1])
+        rare = {
+            name: r
+            for name, r in (
+                (name, rarer_outcome_clusters(scores[:, j], sizes))
+                for j, name in enumerate(names)
+            )
+            if r < _RARE
+        }
+        _warn_few_clusters(
+            checked, interval, n_runs > 1, method, stacklevel=3, rare=rare
+        )
     # one root seed; each run and each pair draws from a stream of its own,
     # keyed by the names, so that a run's interval and a pair's test do not
     # depend on which other runs are compared, nor on their order
@@ -966,11 +993,10 @@ def compare_runs(
     run_rows = []
     for j, name in enumerate(names):
         if interval in ("jackknife-bm", "jackknife-t"):
-            df = None
-            if interval == "jackknife-bm":
-                df = _cluster_df(scores[:, j], checked)
-            mean, (low, high), se = _jackknife_t(
-                _resampling([scores[:, j]], checked), confidence_level, df
+            mean, (low, high), se, _ = jackknife_mean_interval(
+                *cluster_moments(scores[:, j], checked),
+                confidence_level,
+                df="bm" if interval == "jackknife-bm" else "g-1",
             )
         else:
             res = _bootstrap_interval(

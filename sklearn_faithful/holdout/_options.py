@@ -29,5 +29,9 @@ AVERAGED_METRIC_NAMES = (
     *CONFIDENCE_METRIC_NAMES,
 )
 
-# ``method`` of bootstrap_confidence_interval
+# ``method`` of bootstrap_confidence_interval (and of the table entry): the
+# bootstrap's intervals
 INTERVAL_METHODS = ("percentile", "basic", "bca")
+# ... and, for a mean of item scores with ``groups``, the delete-one-cluster
+# jackknife with Student's t on Bell-McCaffrey degrees of freedom
+CLUSTER_MEAN_METHODS = ("jackknife-bm",)

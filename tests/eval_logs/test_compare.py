@@ -521,3 +521,48 @@ def test_no_warning_where_the_printed_interval_held():
     # with a pair, its bootstrap interval is too narrow below 40 clusters
     with pytest.warns(RuntimeWarning, match="only 30 clusters.*each pair's interval"):
         compare_runs({"A": x, "B": x[::-1]}, groups=groups % 30, n_resamples=99)
+
+
+def test_rare_events_in_few_clusters_warn_with_their_own_coverage():
+    # issue 37: 0/1 scores of base rate 0.05 in 30 geometric clusters covered
+    # 89.0% (jackknife-bm); the G_eff warning alone did not say why
+    from sklearn_faithful.eval_logs._compare import _RARE_COVERAGE
+
+    rng = np.random.default_rng(37)
+    sizes = rng.geometric(1 / 20, 30)
+    groups = np.repeat(np.arange(30), sizes)
+    x = np.zeros(groups.size)
+    x[np.flatnonzero(groups < 3)[:4]] = 1  # 4 successes, in 1 cluster
+    effective = sizes.sum() ** 2 / np.sum(sizes**2)
+    rare = effective * x.mean()
+    assert rare < 1
+    band = next(b for b in _RARE_COVERAGE["jackknife-bm"] if rare < b[1])
+    with pytest.warns(RuntimeWarning) as record:
+        compare_runs({"A": x, "B": 1 - x}, groups=groups, n_resamples=99)
+    (message,) = [str(w.message) for w in record]
+    assert f"rare events in few clusters: run(s) 'A' (R = {rare:.2f}), 'B'" in message
+    assert (
+        f"the 95% jackknife-bm interval covered {band[2]:.1f}% (s.e. {band[3]:.1f})"
+        in message
+    )
+    assert f"{band[4]:.1f}% in the lowest setting ({band[5]})" in message
+    assert "likely too narrow: score more clusters" in message
+
+
+def test_no_rare_event_warning_where_the_interval_held():
+    # R = G_eff x min(p, 1 - p) of 3 or more: the rare-event bands stay silent
+    rng = np.random.default_rng(38)
+    groups = np.repeat(np.arange(320), 10)  # 320 equal clusters, mean 0.05
+    x = (rng.random(groups.size) < 0.05).astype(float)
+    assert 320 * min(x.mean(), 1 - x.mean()) > 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compare_runs({"A": x}, groups=groups, n_resamples=99)
+    # a mean of 0.5 in 30 unequal clusters: the G_eff warning only
+    sizes = rng.geometric(1 / 20, 30)
+    groups = np.repeat(np.arange(30), sizes)
+    x = (rng.random(groups.size) < 0.5).astype(float)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        compare_runs({"A": x}, groups=groups, n_resamples=99)
+    assert not any("rare events" in str(w.message) for w in record)

@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
+from scipy import stats
 from sklearn import metrics as skm
 
 from sklearn_faithful.holdout import (
@@ -255,3 +256,150 @@ def test_groups_not_modified():
     before = groups.copy()
     paired_permutation_test(y, a, b, groups=groups, n_resamples=99, random_state=0)
     np.testing.assert_array_equal(groups, before)
+
+
+# --- method="jackknife-bm": the delete-one-cluster jackknife of accuracy -----
+
+
+def _jackknife_by_hand(scores, groups, level=0.95):
+    """The delete-one-cluster jackknife interval with Bell-McCaffrey degrees
+    of freedom, from the definitions, with dense matrices and loops."""
+    labels = np.unique(groups)
+    G, N = labels.size, scores.size
+    n = np.array([np.sum(groups == g) for g in labels], float)
+    loo = np.array([scores[groups != g].mean() for g in labels])
+    se = np.sqrt((G - 1) / G * np.sum((loo - loo.mean()) ** 2))
+    # one-way ANOVA estimate of the intra-cluster correlation
+    means = np.array([scores[groups == g].mean() for g in labels])
+    msb = np.sum(n * (means - scores.mean()) ** 2) / (G - 1)
+    msw = sum(
+        np.sum((scores[groups == g] - m) ** 2)
+        for g, m in zip(labels, means, strict=True)
+    )
+    msw /= N - G
+    n0 = (N - np.sum(n**2) / N) / (G - 1)
+    rho = np.clip((msb - msw) / (msb + (n0 - 1) * msw), 0, 1)
+    # Bell & McCaffrey (2002), eq. 11, for the mean: Q = L'WL, D = diag(tau)
+    h = n / N
+    L = np.eye(G) - np.outer(h, np.ones(G))
+    QD = L.T @ np.diag(1 / (1 - h)) @ L @ np.diag((1 - rho) * n + rho * n**2)
+    df = np.trace(QD) ** 2 / np.trace(QD @ QD)
+    half = stats.t.ppf(0.5 + level / 2, df) * se
+    return scores.mean(), se, df, (scores.mean() - half, scores.mean() + half)
+
+
+def _unequal_clusters(n_clusters=12, seed=3):
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(2, 40, n_clusters)
+    groups = np.repeat(np.arange(n_clusters), sizes)
+    p = rng.beta(4, 1.5, n_clusters)[groups]
+    y = rng.integers(0, 3, groups.size)
+    pred = np.where(rng.random(groups.size) < p, y, (y + 1) % 3)
+    return groups, y, pred
+
+
+def test_jackknife_bm_equals_the_hand_computation_and_compare_runs():
+    from sklearn_faithful.eval_logs import compare_runs
+
+    groups, y, pred = _unequal_clusters()
+    scores = (y == pred).astype(float)
+    mean, se, df, (low, high) = _jackknife_by_hand(scores, groups)
+    assert 2 < df < 11  # unequal sizes: below G - 1
+    with pytest.warns(RuntimeWarning, match="jackknife-bm interval of accuracy"):
+        res = bootstrap_confidence_interval(
+            y, pred, groups=groups, method="jackknife-bm"
+        )
+    np.testing.assert_allclose(res.statistic, mean, rtol=1e-12)
+    np.testing.assert_allclose(res.statistic, skm.accuracy_score(y, pred))
+    np.testing.assert_allclose(res.standard_error, se, rtol=1e-10)
+    np.testing.assert_allclose(res.confidence_interval, (low, high), rtol=1e-10)
+    assert res.bootstrap_distribution.shape == (0,) and res.n_resamples == 0
+    assert (res.method, res.n_clusters, res.n_samples) == ("jackknife-bm", 12, y.size)
+    assert "jackknife-bm interval" in res.summary() and "12 clusters" in res.summary()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        runs = compare_runs({"a": scores}, groups=groups, interval="jackknife-bm")
+    (row,) = runs.runs
+    np.testing.assert_allclose(
+        (row["low"], row["high"]), res.confidence_interval, rtol=1e-12
+    )
+
+
+def test_jackknife_bm_one_sided_bounds_and_weights():
+    groups, y, pred = _unequal_clusters(n_clusters=40)
+    two = bootstrap_confidence_interval(
+        y, pred, groups=groups, method="jackknife-bm", confidence_level=0.9
+    )
+    less = bootstrap_confidence_interval(
+        y, pred, groups=groups, method="jackknife-bm", alternative="less"
+    )
+    greater = bootstrap_confidence_interval(
+        y, pred, groups=groups, method="jackknife-bm", alternative="greater"
+    )
+    assert less.confidence_interval == (-np.inf, two.confidence_interval.high)
+    assert greater.confidence_interval == (two.confidence_interval.low, np.inf)
+    # integer weights count an item that many times, as repeated rows do
+    w = np.arange(y.size) % 3
+    weighted = bootstrap_confidence_interval(
+        y,
+        pred,
+        groups=groups,
+        method="jackknife-bm",
+        metric=functools.partial(skm.accuracy_score, sample_weight=w),
+    )
+    rows = np.repeat(np.arange(y.size), w)
+    repeated = bootstrap_confidence_interval(
+        y[rows], pred[rows], groups=groups[rows], method="jackknife-bm"
+    )
+    np.testing.assert_allclose(
+        weighted.confidence_interval, repeated.confidence_interval, rtol=1e-12
+    )
+
+
+@pytest.mark.parametrize(
+    "kwargs, got",
+    [
+        ({"metric": "f1_macro"}, "metric='f1_macro'"),
+        ({"metric": "balanced_accuracy"}, "metric='balanced_accuracy'"),
+        ({"metric_kwargs": {"normalize": False}}, "metric='accuracy'"),
+        ({"groups": None}, "groups=None"),
+    ],
+)
+def test_jackknife_bm_needs_groups_and_a_mean(kwargs, got):
+    groups, y, pred = _unequal_clusters(n_clusters=40)
+    kwargs = {"groups": groups, **kwargs}
+    with pytest.raises(
+        ValueError, match=f"method='jackknife-bm'.*needs groups=.*{got}"
+    ):
+        bootstrap_confidence_interval(y, pred, method="jackknife-bm", **kwargs)
+
+
+def test_jackknife_bm_warns_below_its_threshold_and_with_rare_events():
+    from sklearn_faithful.holdout._resampling import JACKKNIFE_MIN_CLUSTERS
+
+    groups, y, pred = _unequal_clusters(n_clusters=JACKKNIFE_MIN_CLUSTERS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no bootstrap warning below 40 either
+        bootstrap_confidence_interval(y, pred, groups=groups, method="jackknife-bm")
+    few = groups % (JACKKNIFE_MIN_CLUSTERS - 1)
+    with pytest.warns(RuntimeWarning, match=r"covered 86\.6% with 5") as caught:
+        bootstrap_confidence_interval(y, pred, groups=few, method="jackknife-bm")
+    assert caught[0].filename == __file__
+    # one wrong item in 30 clusters: the rarer outcome weighs under 1 cluster
+    with pytest.warns(RuntimeWarning, match=r"R = 0\.\d\d clusters.*84\.4%"):
+        bootstrap_confidence_interval(
+            y,
+            np.where(np.arange(y.size) == 0, (y + 1) % 3, y),
+            groups=groups,
+            method="jackknife-bm",
+        )
+
+
+def test_the_bootstrap_warning_recommends_jackknife_bm_with_its_coverage():
+    _, y, a, _ = _clustered()
+    few = np.arange(y.size) % 10
+    with pytest.warns(RuntimeWarning) as caught:
+        bootstrap_confidence_interval(y, a, groups=few, n_resamples=19)
+    (message,) = [str(w.message) for w in caught if "clusters" in str(w.message)]
+    assert "75.8% with 5 clusters, 87.7% with 10 and 91.9% with 30" in message
+    assert "method='jackknife-bm') covered 86.6% with 5 clusters" in message
