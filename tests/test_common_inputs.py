@@ -299,6 +299,8 @@ NOT_DATA = {
     "FriedmanTestResult": "a result",
     "BayesianSignedRankTestResult": "a result",
     "CriticalDifferenceDisplay": "draws ranks: test_multi_dataset.py",
+    "ReliabilityDisplay": "draws; its data go through check_calibration_data "
+    "(calibration/test_plot.py)",
     "ComparisonDisplay": "draws a fitted comparison: comparison/test_base.py",
     "friedman_test": "a scores table: test_multi_dataset.py",
     "counts_from_cross_validate": "cross_validate results: test_routing.py",

@@ -77,6 +77,10 @@ def _files(d):
         proba = rng.dirichlet(np.ones(3), size=y.size)
         rows = [",".join(repr(float(v)) for v in row) for row in proba]
         f[name] = write(d / f"{name}.csv", ["neg,neu,pos", *rows])
+    # two classes, the greater not the positive one of --pos-label pos
+    p2 = rng.uniform(size=y.size)
+    f["y2"] = write(d / "y2.txt", np.where(rng.uniform(size=y.size) < p2, "pos", "z"))
+    f["p2"] = write(d / "p2.csv", ["pos,z", *(f"{v!r},{1 - v!r}" for v in p2.tolist())])
     # twelve copies of the sentences, for splits that a seed can change
     gold = GOLD_CONLL.replace("-DOCSTART- O\n\n", "") * 12
     for name, text in (
@@ -143,6 +147,9 @@ def _inputs(f):
                                         "--metric", "cf1", *small],
         ("interval", "conll"): ["interval", f["gold_conll"], f["s1_conll"],
                                 "--conll", *small],
+        ("calibration", "probabilities"): ["calibration", f["y"], f["pa"], f["pb"],
+                                           *small],
+        ("calibration", "binary"): ["calibration", f["y2"], f["p2"], *small],
         ("split", "n"): ["split", "120", "--out", f["out"]],
         ("split", "labels"): ["split", f["y"], "--out", f["out"]],
         ("split", "conll"): ["split", f["gold_conll"], "--conll", "--out", f["out"]],
@@ -185,6 +192,7 @@ def _values(f):
         "groups_column": ["--groups-column", "label"],
         "groups_field": ["--groups-field", "label"],
         "n_resamples": ["--n-resamples", "49"],
+        "n_bins": ["--n-bins", "5"],
         "confidence_level": ["--confidence-level", "0.8"],
         "repetitions": ["--repetitions", "5"],
         "rope": ["--rope", "0.01"],

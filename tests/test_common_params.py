@@ -263,6 +263,7 @@ def _instances():
         PUBLIC["CorrelatedTTestResult"]: (
             PUBLIC["bayesian_correlated_ttest"](split_a, split_b, n_train=9, n_test=1)
         ),
+        PUBLIC["ReliabilityDisplay"]: PUBLIC["ReliabilityDisplay"]([0.5], [0.5], [0.5]),
         PUBLIC["CriticalDifferenceDisplay"]: (
             PUBLIC["CriticalDifferenceDisplay"]([1.0, 2.0, 3.0], 1.0)
         ),

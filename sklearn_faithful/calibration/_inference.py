@@ -18,7 +18,7 @@ from numbers import Integral
 import numpy as np
 from scipy import special
 
-from ..holdout._fast_metrics import run_resamples
+from ..holdout._fast_metrics import one_blas_thread, run_resamples
 from ..holdout._resampling import (
     PairedTestResult,
     _check_groups,
@@ -68,56 +68,68 @@ _RESAMPLING = {
     "verbose": ["verbose"],
 }
 # Resamples of one chunk hold about this many weights (8 bytes each).
-_CHUNK_ENTRIES = 2**21
+_CHUNK_ENTRIES = 2**20
 
 
 class _Problems:
     """The binary problems of one system, binned once, and their error under
     item weights.
 
+    Each binned problem keeps its items in the order of their bins (a stable
+    sort, once) with the features ``[1, c, o]``, so that a resample's bin
+    sums are one small matrix product per bin, ``W[:, bin] @ [1, c, o][bin]``.
     ``error(weights)`` gives the p-th power error of each row of a (c, n)
-    weight matrix (the mean over problems, :func:`combine` before the root);
-    ``null(rng, c)`` the same for outcomes drawn from the probabilities.
+    weight matrix (the mean over problems, :func:`combine` before the root).
     """
 
     def __init__(self, codes, proba, pos_index, params):
         self.method, self.norm = params["method"], params["norm"]
         self.n_bins = params["n_bins"]
         self.problems = binary_problems(codes, proba, pos_index, params["multi_class"])
-        self.bins = [
-            None
-            if self.method == "smooth"
-            else bin_codes(conf, bin_edges(conf, self.n_bins, params["strategy"]))
-            for conf, _ in self.problems
-        ]
         self.n = codes.shape[0]
+        self.sorted = []
+        if self.method != "smooth":
+            for conf, out in self.problems:
+                bins = bin_codes(conf, bin_edges(conf, self.n_bins, params["strategy"]))
+                order = np.argsort(bins, kind="stable")
+                starts = np.searchsorted(bins[order], np.arange(self.n_bins + 1))
+                features = np.column_stack([np.ones(self.n), conf, out])[order]
+                self.sorted.append((order, starts, features))
         self.classwise = len(self.problems) > 1
         if self.classwise:  # outcomes drawn as one class per item
             self.cum = np.cumsum(proba, axis=1, dtype=np.float64)
 
-    def _binned(self, bins, conf, out, weights, drawn):
-        """p-th power errors of one problem, a row per resample: the items
-        weighted by ``weights`` (c, n), or their outcomes ``drawn`` (c, n)."""
-        c = (weights if drawn is None else drawn).shape[0]
-        size = c * self.n_bins
-        flat = (np.arange(c)[:, None] * self.n_bins + bins[None, :]).ravel()
-        outcomes = np.tile(out, c) if drawn is None else drawn.ravel()
-        confs = np.tile(conf, c)
-        if weights is None:
-            count = np.tile(np.bincount(bins, minlength=self.n_bins), c)
-        else:
-            w = weights.ravel()
-            count = np.bincount(flat, weights=w, minlength=size)
-            confs, outcomes = confs * w, outcomes * w
-        return binned_error(
-            count.reshape(c, -1).astype(np.float64),
-            np.bincount(flat, weights=confs, minlength=size).reshape(c, -1),
-            np.bincount(flat, weights=outcomes, minlength=size).reshape(c, -1),
-            self.method,
-            self.norm,
-        )
+    @property
+    def exchangeable(self):
+        """Whether i.i.d. weights may be drawn in the problem's own item order
+        (one binned problem: the statistic does not see the items' order)."""
+        return not self.classwise and self.method != "smooth"
 
-    def error(self, weights=None, outcomes=None):
+    def _binned(self, p, weights, drawn, ordered):
+        """p-th power errors of problem ``p``, a row per resample: the items
+        weighted by ``weights`` (c, n), or with the outcomes ``drawn`` (c, n);
+        ``ordered``: their columns are already in the problem's bin order."""
+        order, starts, features = self.sorted[p]
+        if drawn is not None:
+            c = drawn.shape[0]
+            drawn = drawn if ordered else drawn[:, order]
+        else:
+            c = weights.shape[0]
+            weights = weights if ordered else weights[:, order]
+        sums = np.zeros((3, c, self.n_bins))
+        with one_blas_thread():
+            for j in range(self.n_bins):
+                lo, hi = starts[j], starts[j + 1]
+                if lo == hi:
+                    continue
+                if drawn is None:
+                    sums[:, :, j] = (weights[:, lo:hi] @ features[lo:hi]).T
+                else:
+                    sums[:2, :, j] = features[lo:hi, :2].sum(axis=0)[:, None]
+                    sums[2, :, j] = drawn[:, lo:hi].sum(axis=1)
+        return binned_error(*sums, self.method, self.norm)
+
+    def error(self, weights=None, outcomes=None, ordered=False):
         """Rows of p-th power errors under ``weights`` (c, n), or with the
         ``outcomes`` drawn (a (c, n) array per problem); of the data itself
         when both are None."""
@@ -127,7 +139,7 @@ class _Problems:
         for p, (conf, out) in enumerate(self.problems):
             drawn = None if outcomes is None else outcomes[p]
             if self.method != "smooth":
-                rows.append(self._binned(self.bins[p], conf, out, weights, drawn))
+                rows.append(self._binned(p, weights, drawn, ordered))
                 continue
             c = (weights if drawn is None else drawn).shape[0]
             rows.append(
@@ -142,16 +154,19 @@ class _Problems:
             )
         return np.mean(np.asarray(rows, dtype=np.float64), axis=0)
 
-    def draw_outcomes(self, rng, c):
+    def draw_outcomes(self, rng, c, ordered=False):
         """Outcomes drawn from the probabilities themselves (H0: calibrated).
 
         One problem: ``o* ~ Bernoulli(c)``, which is also the top-label
-        outcome when the class is drawn from the row. Classwise: one class
-        per item from its row (inverse CDF), its indicator per class.
+        outcome when the class is drawn from the row (drawn in the bin order
+        with ``ordered``). Classwise: one class per item from its row
+        (inverse CDF), its indicator per class.
         """
         u = rng.random((c, self.n))
         if not self.classwise:
             conf = self.problems[0][0]
+            if ordered:
+                conf = self.sorted[0][2][:, 1]
             return [(u < conf[None, :]).astype(np.float64)]
         drawn = np.empty((c, self.n), dtype=np.intp)
         for r in range(c):
@@ -182,10 +197,13 @@ def _bootstrap_block(rng, size, *, systems, groups, n):
     """For ``size`` resamples: one system's powered error, or B's value minus
     A's (each on its own scale, :func:`_root`)."""
     out = []
+    # one binned problem with items drawn one by one: the multiplicities are
+    # exchangeable, so they are drawn in the problem's own (bin) order
+    ordered = groups is None and len(systems) == 1 and systems[0].exchangeable
     for c in _chunks(size, n):
         w = _weights(rng, c, n, groups)
         if len(systems) == 1:
-            out.append(systems[0].error(w))
+            out.append(systems[0].error(w, ordered=ordered))
         else:
             a, b = (_root(s.error(w), s.norm) for s in systems)
             out.append(b - a)
@@ -194,8 +212,10 @@ def _bootstrap_block(rng, size, *, systems, groups, n):
 
 def _null_block(rng, size, *, problems):
     out = []
+    ordered = problems.exchangeable
     for c in _chunks(size, problems.n):
-        out.append(problems.error(outcomes=problems.draw_outcomes(rng, c)))
+        drawn = problems.draw_outcomes(rng, c, ordered=ordered)
+        out.append(problems.error(outcomes=drawn, ordered=ordered))
     return np.concatenate(out)
 
 

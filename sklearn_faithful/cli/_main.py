@@ -19,6 +19,7 @@ import warnings
 from . import (
     _agreement,
     _bayes_test,
+    _calibration,
     _compare,
     _demo,
     _eval_logs,
@@ -42,6 +43,7 @@ COMMANDS = {
         _model_based,
         _agreement,
         _eval_logs,
+        _calibration,
     )
 }
 

@@ -1,10 +1,12 @@
-"""Scorers for the confidence metrics, built on scikit-learn's scorer machinery.
+"""Scorers of probabilities, built on scikit-learn's scorer machinery.
 
-A confidence metric needs to know which class each column of ``predict_proba``
-belongs to, and a test fold may lack a class the estimator knows. The scorer
-therefore passes ``labels=estimator.classes_`` to the metric. Everything else
-(the shared ``predict_proba`` cache of multi-metric scoring, ``sample_weight``
-forwarding and metadata routing) is scikit-learn's own.
+The confidence metrics and the calibration errors need to know which class
+each column of ``predict_proba`` belongs to, and a test fold may lack a class
+the estimator knows. The scorer therefore passes ``labels=estimator.classes_``
+to the metric. Everything else (the shared ``predict_proba`` cache of
+multi-metric scoring, ``sample_weight`` forwarding and metadata routing) is
+scikit-learn's own. The calibration scorers compute with the formulas of
+``utils/_calibration.py``, which the calibration room's functions share.
 """
 
 from copy import deepcopy
@@ -14,6 +16,8 @@ from sklearn.metrics import check_scoring as _sklearn_check_scoring
 from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 
+from ..utils._calibration import binary_problems, check_calibration_data, corp_terms
+from ..utils._calibration import calibration_error as _calibration_error
 from ..utils._compat import _Scorer, validate_params
 from ..utils._validation import _resolve_pos_label
 from ._confidence import cf1_score, cprecision_score, crecall_score
@@ -55,12 +59,16 @@ class _ConfidenceScorer(_Scorer):
 
     def __repr__(self):
         kwargs = "".join(f", {k}={v!r}" for k, v in self._kwargs.items())
-        return f"make_confidence_scorer({self._score_func.__name__}{kwargs})"
+        sign = "" if self._sign > 0 else ", greater_is_better=False"
+        return f"make_confidence_scorer({self._score_func.__name__}{sign}{kwargs})"
 
 
-@validate_params({"score_func": [callable]}, prefer_skip_nested_validation=True)
-def make_confidence_scorer(score_func, **kwargs):
-    """Make a scorer from a confidence metric.
+@validate_params(
+    {"score_func": [callable], "greater_is_better": ["boolean"]},
+    prefer_skip_nested_validation=True,
+)
+def make_confidence_scorer(score_func, *, greater_is_better=True, **kwargs):
+    """Make a scorer from a metric of predicted probabilities.
 
     The scorer calls ``predict_proba`` (once per fold, shared with the other
     ``predict_proba`` scorers of a ``scoring`` dict) and passes the estimator's
@@ -71,9 +79,15 @@ def make_confidence_scorer(score_func, **kwargs):
     Parameters
     ----------
     score_func : callable
-        A confidence metric with signature
+        A metric of probabilities with signature
         ``score_func(y_true, y_proba, *, labels, pos_label, **kwargs)``, such as
-        :func:`cf1_score`.
+        :func:`cf1_score` or
+        :func:`~sklearn_faithful.calibration.calibration_error`.
+
+    greater_is_better : bool, default=True
+        Whether a greater value of ``score_func`` is better. False for a loss
+        or an error, whose scorer returns the negated value, as
+        :func:`~sklearn.metrics.make_scorer` does (``"neg_log_loss"``).
 
     **kwargs : additional arguments
         Additional parameters passed to ``score_func``, such as ``average`` or
@@ -103,7 +117,47 @@ def make_confidence_scorer(score_func, **kwargs):
     >>> bool(0.5 < scores.mean() < 1)
     True
     """
-    return _ConfidenceScorer(score_func, 1, kwargs, "predict_proba")
+    return _ConfidenceScorer(
+        score_func, 1 if greater_is_better else -1, kwargs, "predict_proba"
+    )
+
+
+def calibration_error(
+    y_true,
+    y_proba,
+    *,
+    labels,
+    pos_label,
+    method="binned",
+    norm="l1",
+    multi_class="auto",
+):
+    """The calibration error with 15 equal-width bins (the calibration room's
+    :func:`~sklearn_faithful.calibration.calibration_error` defaults)."""
+    return _calibration_error(
+        y_true,
+        y_proba,
+        method=method,
+        norm=norm,
+        n_bins=15,
+        strategy="uniform",
+        multi_class=multi_class,
+        labels=labels,
+        pos_label=pos_label,
+    )
+
+
+_CORP_TERMS = ("score", "miscalibration", "discrimination", "uncertainty")
+
+
+def corp_term(y_true, y_proba, *, labels, pos_label, term, scoring):
+    """One term of the CORP decomposition of ``scoring`` (``multi_class="auto"``,
+    the calibration room's :func:`~sklearn_faithful.calibration.corp_decomposition`)."""
+    codes, proba, _, pos_index = check_calibration_data(
+        y_true, y_proba, labels, pos_label
+    )
+    (problem,) = binary_problems(codes, proba, pos_index, "auto")
+    return float(corp_terms(*problem, scoring)[_CORP_TERMS.index(term)])
 
 
 def _build_scorers():
@@ -121,11 +175,53 @@ def _build_scorers():
     return scorers
 
 
+# The calibration scorers: lower is better for the errors and MCB (negated,
+# "neg_"), higher for DSC. multi_class="auto" is the positive class's
+# probability for two classes and top-label for more; pos_label=None is the
+# estimator's classes_[-1], as scikit-learn's binary scorers.
+_CALIBRATION_SCORERS = {
+    "neg_calibration_error": (calibration_error, {}),
+    "neg_calibration_error_top_label": (
+        calibration_error,
+        {"multi_class": "top-label"},
+    ),
+    "neg_calibration_error_classwise": (
+        calibration_error,
+        {"multi_class": "classwise"},
+    ),
+    "neg_debiased_calibration_error": (
+        calibration_error,
+        {"method": "debiased", "norm": "l2"},
+    ),
+    "neg_brier_miscalibration": (
+        corp_term,
+        {"term": "miscalibration", "scoring": "brier"},
+    ),
+    "brier_discrimination": (corp_term, {"term": "discrimination", "scoring": "brier"}),
+    "neg_log_loss_miscalibration": (
+        corp_term,
+        {"term": "miscalibration", "scoring": "log_loss"},
+    ),
+    "log_loss_discrimination": (
+        corp_term,
+        {"term": "discrimination", "scoring": "log_loss"},
+    ),
+}
+
 _CONFIDENCE_SCORERS = _build_scorers()
+_CONFIDENCE_SCORERS.update(
+    (
+        name,
+        make_confidence_scorer(
+            func, greater_is_better=not name.startswith("neg_"), pos_label=None, **kw
+        ),
+    )
+    for name, (func, kw) in _CALIBRATION_SCORERS.items()
+)
 
 
 def get_scorer_names():
-    """Get the names of all scorers: the confidence scorers, then scikit-learn's.
+    """Get the names of all scorers: this package's, then scikit-learn's.
 
     Returns
     -------
@@ -137,19 +233,36 @@ def get_scorer_names():
     >>> from sklearn_faithful.metrics import get_scorer_names
     >>> [name for name in get_scorer_names() if name.startswith("cf1")]
     ['cf1', 'cf1_macro', 'cf1_micro', 'cf1_weighted']
+    >>> [name for name in get_scorer_names() if "miscalibration" in name]
+    ['neg_brier_miscalibration', 'neg_log_loss_miscalibration']
     """
     return sorted(_CONFIDENCE_SCORERS) + list(_sklearn_get_scorer_names())
 
 
 @validate_params({"scoring": [str, callable]}, prefer_skip_nested_validation=True)
 def get_scorer(scoring):
-    """Get a scorer by name: a confidence scorer, or any scikit-learn scorer.
+    """Get a scorer by name: a confidence or calibration scorer, or any
+    scikit-learn scorer.
 
     The confidence scorers are ``'cprecision'``, ``'crecall'`` and ``'cf1'``
     (``average='binary'``, ``pos_label=1``) and the same names with the suffix
     ``'_micro'``, ``'_macro'`` or ``'_weighted'``. For a binary problem whose
     positive class is not 1, build one with
     ``make_confidence_scorer(cf1_score, pos_label="spam")``.
+
+    The calibration scorers follow scikit-learn's ``neg_`` convention: a
+    lower-is-better value is returned negated, so that greater is better.
+    ``'neg_calibration_error'`` is the calibration error of
+    :func:`~sklearn_faithful.calibration.calibration_error` with its defaults
+    (binned L1, 15 equal-width bins; the positive class ``classes_[-1]`` for
+    two classes, top-label for more); ``'neg_calibration_error_top_label'``
+    and ``'neg_calibration_error_classwise'`` choose the problem,
+    ``'neg_debiased_calibration_error'`` is the debiased L2 estimator.
+    ``'neg_brier_miscalibration'`` and ``'brier_discrimination'`` (and the
+    ``'log_loss'`` pair) are the MCB and DSC terms of
+    :func:`~sklearn_faithful.calibration.corp_decomposition`. For other
+    options, ``make_confidence_scorer(calibration_error,
+    greater_is_better=False, n_bins=10)``.
 
     Parameters
     ----------
@@ -168,6 +281,8 @@ def get_scorer(scoring):
     >>> scoring = {name: get_scorer(name) for name in ("f1_macro", "cf1_macro")}
     >>> get_scorer("cf1_macro")
     make_confidence_scorer(cf1_score, pos_label=None, average='macro')
+    >>> get_scorer("neg_calibration_error")
+    make_confidence_scorer(calibration_error, greater_is_better=False, pos_label=None)
     """
     if isinstance(scoring, str) and scoring in _CONFIDENCE_SCORERS:
         return deepcopy(_CONFIDENCE_SCORERS[scoring])

@@ -100,6 +100,10 @@ def test_choices_are_the_rooms_lists():
     assert choices.pop(("eval-logs", "--correction")) == (*CORRECTIONS, "none")
     assert choices.pop(("eval-logs", "--interval")) == INTERVALS
     assert choices.pop(("eval-logs", "--plot-kind")) == ("runs", "pairs")
+    # the calibration room's lists, which tests/cli/test_calibration.py checks
+    for option in ("--method", "--norm", "--strategy", "--multi-class",
+                   "--interval", "--test"):  # fmt: skip
+        choices.pop(("calibration", option))
     # the command line's own lists: its tests, output formats, CoNLL schemes
     assert choices.pop(("compare", "--test"))[0] == "paired-bootstrap"
     assert {c for c, _ in choices} >= {"compare", "interval", "split"}

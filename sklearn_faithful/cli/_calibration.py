@@ -1,0 +1,388 @@
+"""``sklearn-faithful calibration``: are the systems' probabilities calibrated?"""
+
+from ._arguments import (
+    RAW,
+    Applies,
+    add_format,
+    add_label_options,
+    add_n_jobs,
+    add_random_state,
+    add_resampling,
+    number,
+)
+from ._output import fmt, fmt_interval, groups_text, header, level, signature_text
+
+NAME = "calibration"
+
+# The calibration room's choices, the first the default. The parser may not
+# import numpy, and utils/_calibration.py (their home) does:
+# tests/cli/test_calibration.py checks that they are the same.
+METHODS = ("binned", "debiased", "smooth")
+NORMS = ("l1", "l2")
+STRATEGIES = ("uniform", "quantile")
+MULTI_CLASS = ("auto", "top-label", "classwise")
+INTERVALS = ("basic", "percentile")
+TESTS = ("consistency", "spiegelhalter")
+# what each system is compared on against the first
+PAIRED_METRICS = ("calibration_error", "brier")
+
+EPILOG = """\
+examples:
+  sklearn-faithful calibration gold.txt probs.csv
+  sklearn-faithful calibration gold.txt a.csv b.csv       # B against A
+  sklearn-faithful calibration gold.txt probs.csv --multi-class classwise \\
+      --method debiased --format json
+  sklearn-faithful calibration gold.txt probs.csv --groups passages.txt
+  sklearn-faithful calibration gold.txt a.csv b.csv --plot reliability.png
+"""
+
+_BINS = Applies(lambda a: a.method != "smooth", "to the binned estimators, not "
+                "with --method smooth")  # fmt: skip
+
+# the options that act on some runs only (every option honoured or refused)
+APPLIES = {
+    "norm": Applies(
+        lambda a: a.method == "binned",
+        "with --method binned (debiased is l2, smooth l1)",
+    ),
+    "n_bins": _BINS,
+    "strategy": _BINS,
+    "pos_label": Applies(
+        lambda a: a.multi_class == "auto",
+        "with --multi-class auto (the positive class of two classes)",
+    ),
+}
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser(
+        NAME,
+        help="calibration error, test of calibration and CORP decomposition "
+        "of probability files",
+        description="The calibration error of each system's probabilities with "
+        "a bootstrap interval, the test of calibration (H0: calibrated), the "
+        "CORP decomposition of the Brier score, and with several systems the "
+        "paired comparison of each against the first.",
+        epilog=EPILOG,
+        formatter_class=RAW,
+    )
+    p.add_argument("gold", metavar="GOLD")
+    p.add_argument("systems", metavar="PROBS", nargs="+")
+    g = p.add_argument_group("inputs")
+    add_label_options(g)
+    g.add_argument(
+        "--classes",
+        help="plain 2-D .npy probability files: the class of each column, A,B,C",
+    )
+    e = p.add_argument_group("calibration error")
+    e.add_argument(
+        "--method",
+        choices=METHODS,
+        default=METHODS[0],
+        help=f"the estimator (default: {METHODS[0]})",
+    )
+    e.add_argument(
+        "--norm",
+        choices=NORMS,
+        default=NORMS[0],
+        help="the norm of the binned error: l1 (the ECE) or l2; debiased is l2 "
+        f"and smooth l1 (default: {NORMS[0]})",
+    )
+    e.add_argument(
+        "--n-bins",
+        type=number(1, kind=int),
+        default=15,
+        help="bins of the binned estimators (default: 15)",
+    )
+    e.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default=STRATEGIES[0],
+        help="equal-width bins (uniform) or equal numbers of items (quantile) "
+        f"(default: {STRATEGIES[0]})",
+    )
+    e.add_argument(
+        "--multi-class",
+        choices=MULTI_CLASS,
+        default=MULTI_CLASS[0],
+        help="the probabilities judged: the positive class's for two classes "
+        "and the top label's for more (auto), the top label's, or every "
+        f"class's (classwise) (default: {MULTI_CLASS[0]})",
+    )
+    e.add_argument(
+        "--pos-label",
+        help="two classes: the class whose probability is judged (default: "
+        "the greater class name)",
+    )
+    r = p.add_argument_group("resampling")
+    r.add_argument(
+        "--interval",
+        choices=INTERVALS,
+        default=INTERVALS[0],
+        help=f"the bootstrap interval of the error (default: {INTERVALS[0]})",
+    )
+    r.add_argument(
+        "--test",
+        choices=TESTS,
+        default=TESTS[0],
+        help="the test of calibration: consistency resampling, or "
+        f"Spiegelhalter's z of one binary problem (default: {TESTS[0]})",
+    )
+    one = r.add_mutually_exclusive_group()
+    one.add_argument(
+        "--groups",
+        metavar="FILE",
+        help="one cluster label per item (a line per line of GOLD): resample "
+        "whole clusters",
+    )
+    one.add_argument(
+        "--groups-column",
+        metavar="NAME",
+        help="CSV/TSV GOLD: the column that holds each item's cluster",
+    )
+    one.add_argument(
+        "--groups-field",
+        metavar="NAME",
+        help="JSON Lines GOLD: the field that holds each item's cluster",
+    )
+    add_resampling(r, "bootstrap and consistency resamples")
+    add_n_jobs(r)
+    add_random_state(p)
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="write the reliability diagrams (.png, .pdf, .svg) of the "
+        "systems, with consistency bands (needs matplotlib)",
+    )
+    add_format(p)
+    return p
+
+
+def _estimator(args, data):
+    """The calibration room's estimator parameters of ``args``."""
+    return {
+        "method": args.method,
+        "norm": args.norm if args.method == "binned" else None,
+        "n_bins": args.n_bins,
+        "strategy": args.strategy,
+        "multi_class": args.multi_class,
+        "labels": data.labels,
+        "pos_label": data.pos_label,
+    }
+
+
+def _resampling(args):
+    return {
+        "n_resamples": args.n_resamples,
+        "random_state": args.random_state,
+        "n_jobs": args.n_jobs,
+    }
+
+
+def run(args):
+    from ..calibration import (
+        calibration_error_interval,
+        calibration_test,
+        corp_decomposition,
+        paired_calibration_test,
+    )
+
+    data = _read(args)
+    est = _estimator(args, data)
+    groups = data.group_kwargs
+    y = data.y_true
+    systems, comparisons = [], []
+    for name, proba in zip(data.names, data.preds, strict=True):
+        systems.append(
+            {
+                "system": name,
+                "calibration_error": calibration_error_interval(
+                    y,
+                    proba,
+                    **est,
+                    **groups,
+                    interval=args.interval,
+                    confidence_level=args.confidence_level,
+                    **_resampling(args),
+                ),
+                "test": calibration_test(
+                    y, proba, test=args.test, **est, **_resampling(args)
+                ),
+                "decomposition": corp_decomposition(
+                    y,
+                    proba,
+                    multi_class=args.multi_class,
+                    labels=data.labels,
+                    pos_label=data.pos_label,
+                ),
+            }
+        )
+    for name, proba in zip(data.names[1:], data.preds[1:], strict=True):
+        entry = {"system_a": data.names[0], "system_b": name}
+        for metric in PAIRED_METRICS:
+            entry[metric] = paired_calibration_test(
+                y,
+                data.preds[0],
+                proba,
+                metric=metric,
+                **est,
+                **groups,
+                confidence_level=args.confidence_level,
+                **_resampling(args),
+            )
+        comparisons.append(entry)
+    if args.plot is not None:
+        _plot(data, args)
+    fields = data.fields(args)
+    return header(
+        NAME,
+        args,
+        gold=fields["gold"],
+        n_items=fields["n_items"],
+        classes=data.classes,
+        pos_label=data.classes[data.pos_label] if data.pos_label is not None else None,
+        groups=fields["groups"],
+        n_groups=fields["n_groups"],
+        n_resamples=args.n_resamples,
+        confidence_level=args.confidence_level,
+        systems=systems,
+        comparisons=comparisons,
+        plot=args.plot,
+        signature=_signature(args, fields["groups"]),
+    )
+
+
+def _signature(args, groups):
+    from ._output import signature
+
+    return signature(
+        NAME,
+        args,
+        method=args.method,
+        norm=args.norm if args.method == "binned" else None,
+        bins=None if args.method == "smooth" else args.n_bins,
+        strategy=None if args.method == "smooth" else args.strategy,
+        multi_class=args.multi_class,
+        pos_label=args.pos_label,
+        interval=args.interval,
+        test=args.test,
+        resamples=args.n_resamples,
+        level=args.confidence_level,
+        groups=groups,
+        column=args.column,
+        field=args.field,
+        classes=args.classes,
+    )
+
+
+def _read(args):
+    """Gold labels and probability files as ``interval --metric cf1`` reads
+    them (:class:`~._systems.Systems`): the labels as codes of the sorted
+    class names, each system's columns in that order."""
+    import numpy as np
+
+    from ._io import InputError, InputNote
+    from ._systems import Systems
+
+    class Calibration(Systems):
+        def __init__(self, args, paths):
+            self.gold_name, self.names = paths[0], list(paths[1:])
+            self._read_probabilities(args, paths)
+            self.groups = self._read_groups(args)
+
+    data = Calibration(args, [args.gold, *args.systems])
+    k = len(data.classes)
+    data.labels = np.arange(k)
+    data.pos_label = None
+    if args.pos_label is not None:
+        if k != 2:
+            raise InputError(
+                f"--pos-label {args.pos_label!r} chooses the positive class of two "
+                f"classes; the probability files have {k} ({', '.join(data.classes)}). "
+                "Drop it, or choose the problem with --multi-class."
+            )
+        data.pos_label = data._pos_code(args.pos_label)
+    # rows printed with few decimals sum to 1 only up to their rounding (the
+    # reader accepts 1e-3); the calibration room wants sums of 1, so such rows
+    # are divided by their sums, and a note says so
+    tol = float(np.sqrt(np.finfo(np.float64).eps))
+    for i, (name, proba) in enumerate(zip(data.names, data.preds, strict=True)):
+        sums = proba.sum(axis=1)
+        off = np.flatnonzero(np.abs(sums - 1.0) > tol)
+        if off.size:
+            import warnings
+
+            npy = name.lower().endswith(".npy")
+            where = f"row {off[0] + 1}" if npy else f"line {off[0] + 2}"
+            warnings.warn(
+                f"{name}: {off.size} row(s) sum to 1 only up to rounding ({where} "
+                f"sums to {sums[off[0]]:.6g}); they were divided by their sums.",
+                InputNote,
+                stacklevel=2,
+            )
+            fixed = proba.copy()
+            fixed[off] /= sums[off, None]
+            data.preds[i] = fixed
+    return data
+
+
+def _plot(data, args):
+    from ..calibration import ReliabilityDisplay
+    from ._io import InputError
+
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise InputError(f"--plot {args.plot}: {exc}") from None
+    fig, ax = plt.subplots()
+    try:
+        for name, proba in zip(data.names, data.preds, strict=True):
+            ReliabilityDisplay.from_predictions(
+                data.y_true,
+                proba,
+                multi_class=args.multi_class,
+                labels=data.labels,
+                pos_label=data.pos_label,
+                random_state=args.random_state,
+                name=name,
+                ax=ax,
+            )
+        fig.savefig(args.plot, bbox_inches="tight")
+    except (OSError, ValueError) as exc:
+        raise InputError(f"--plot {args.plot}: cannot be written ({exc}).") from None
+    finally:
+        plt.close(fig)
+
+
+def text(p):
+    lines = []
+    for s in p["systems"]:
+        ce, test, dec = s["calibration_error"], s["test"], s["decomposition"]
+        clusters = groups_text(p)
+        lines += [
+            f"{s['system']} on {p['n_items']} items{clusters}:",
+            f"  {ce['estimator']}: {fmt(ce['statistic'])}",
+            f"  {level(p['confidence_level'])} {ce['interval']} bootstrap interval: "
+            f"{fmt_interval(ce['confidence_interval'])}  (standard error "
+            f"{fmt(ce['standard_error'])}, {p['n_resamples']} resamples)",
+            f"  test of calibration ({test['method']}): statistic "
+            f"{fmt(test['statistic'])}, p = {test['pvalue']:.4g}",
+            f"  CORP decomposition of the {dec['scoring']}: score "
+            f"{fmt(dec['score'])} = MCB {fmt(dec['miscalibration'])} - DSC "
+            f"{fmt(dec['discrimination'])} + UNC {fmt(dec['uncertainty'])}",
+        ]
+    for c in p["comparisons"]:
+        lines.append(f"{c['system_b']} - {c['system_a']} (lower is better):")
+        for metric in PAIRED_METRICS:
+            res = c[metric]
+            lines.append(
+                f"  {metric}: {fmt(res['statistic'], signed=True)}, "
+                f"{level(res['confidence_level'])} interval "
+                f"{fmt_interval(res['confidence_interval'], signed=True)}, "
+                f"p = {res['pvalue']:.4g}"
+            )
+    if p["plot"] is not None:
+        lines.append(f"reliability diagram written to {p['plot']}")
+    lines.append(f"random_state={p['random_state']}")
+    lines.append(signature_text(p["signature"]))
+    return "\n".join(lines)

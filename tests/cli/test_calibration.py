@@ -1,0 +1,220 @@
+"""``sklearn-faithful calibration``: probability files, the room's numbers."""
+
+import json
+
+import numpy as np
+import pytest
+
+from sklearn_faithful.calibration import (
+    calibration_error_interval,
+    calibration_test,
+    corp_decomposition,
+    paired_calibration_test,
+)
+from sklearn_faithful.cli import _calibration
+from sklearn_faithful.utils import _calibration as room
+
+from ._util import CLASSES, main_json, run_main, write
+
+N = 200
+SMALL = ["--n-resamples", "99"]
+
+
+def _proba_rows(proba, fmt=repr):
+    return [",".join(fmt(float(v)) for v in row) for row in proba]
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    """Gold labels (str) and two systems' probabilities of three classes,
+    the second over-confident, written as files."""
+    d = tmp_path_factory.mktemp("calibration")
+    rng = np.random.default_rng(0)
+    a = rng.dirichlet(np.ones(3), size=N)
+    y = np.array([rng.choice(3, p=row) for row in a])
+    b = a**2 / (a**2).sum(axis=1, keepdims=True)
+    groups = [f"g{i // 5}" for i in range(N)]
+    # two classes: the probability of "yes"
+    p = rng.uniform(size=N)
+    y2 = np.where(rng.uniform(size=N) < p, "yes", "no")
+    return {
+        "y": y,
+        "a": a,
+        "b": b,
+        "groups": np.array(groups),
+        "y2": y2,
+        "p2": np.column_stack([1 - p, p]),
+        "gold": write(d / "gold.txt", CLASSES[y]),
+        "pa": write(d / "a.csv", ["neg,neu,pos", *_proba_rows(a)]),
+        "pb": write(d / "b.csv", ["neg,neu,pos", *_proba_rows(b)]),
+        "groups_file": write(d / "groups.txt", groups),
+        "gold2": write(d / "gold2.txt", y2),
+        "p2_file": write(d / "p2.csv", ["no,yes", *_proba_rows(np.c_[1 - p, p])]),
+        "dir": d,
+    }
+
+
+def _json(argv):
+    return main_json(["calibration", *argv, *SMALL, "--format", "json"])
+
+
+def test_numbers_are_the_calibration_room_s(data):
+    p = _json([data["gold"], data["pa"], data["pb"], "--multi-class", "classwise",
+               "--groups", data["groups_file"], "--random-state", "3"])  # fmt: skip
+    y, kw = data["y"], {"multi_class": "classwise", "labels": [0, 1, 2]}
+    rs = {"n_resamples": 99, "random_state": 3}
+    for entry, proba in zip(p["systems"], (data["a"], data["b"]), strict=True):
+        ce = calibration_error_interval(y, proba, groups=data["groups"], **kw, **rs)
+        got = entry["calibration_error"]
+        assert got["statistic"] == pytest.approx(ce.statistic, rel=1e-12)
+        assert got["confidence_interval"] == pytest.approx(
+            ce.confidence_interval._asdict(), rel=1e-12
+        )
+        assert got["n_clusters"] == 40
+        test = calibration_test(y, proba, **kw, **rs)
+        assert entry["test"]["pvalue"] == test.pvalue
+        dec = corp_decomposition(y, proba, **kw)
+        assert entry["decomposition"]["miscalibration"] == pytest.approx(
+            dec.miscalibration, rel=1e-12
+        )
+    (comparison,) = p["comparisons"]
+    assert comparison["system_a"] == data["pa"]
+    for metric in ("calibration_error", "brier"):
+        res = paired_calibration_test(
+            y, data["a"], data["b"], metric=metric, groups=data["groups"], **kw, **rs
+        )
+        assert comparison[metric]["statistic"] == pytest.approx(res.statistic)
+        assert comparison[metric]["pvalue"] == res.pvalue
+    # the over-confident system is the worse calibrated
+    assert comparison["calibration_error"]["statistic"] > 0
+
+
+def test_binary_pos_label_and_options_reach_the_room(data):
+    p = _json([data["gold2"], data["p2_file"], "--pos-label", "no", "--method",
+               "debiased", "--n-bins", "7", "--strategy", "quantile",
+               "--interval", "percentile", "--test", "spiegelhalter"])  # fmt: skip
+    y = (data["y2"] == "yes").astype(int)
+    kw = {"method": "debiased", "n_bins": 7, "strategy": "quantile", "pos_label": 0}
+    ce = calibration_error_interval(
+        y, data["p2"], **kw, interval="percentile", n_resamples=99, random_state=0
+    )
+    entry = p["systems"][0]
+    assert entry["calibration_error"]["statistic"] == pytest.approx(ce.statistic)
+    assert entry["calibration_error"]["interval"] == "percentile"
+    assert entry["calibration_error"]["estimator"] == ce.estimator
+    z = calibration_test(y, data["p2"], test="spiegelhalter", pos_label=0)
+    assert entry["test"]["statistic"] == pytest.approx(z.statistic, rel=1e-12)
+    assert p["pos_label"] == "no" and p["signature"]["pos_label"] == "no"
+    assert p["comparisons"] == []
+
+
+def test_same_seed_same_output_and_text(data):
+    argv = ["calibration", data["gold"], data["pa"], data["pb"], *SMALL]
+    code, one = run_main(argv)
+    assert code == 0
+    assert run_main(argv)[1] == one
+    assert run_main([*argv, "--random-state", "1"])[1] != one
+    assert "binned L1 calibration error, 15 uniform bins (auto):" in one
+    assert "b.csv - " in one and "a.csv (lower is better):" in one
+    assert one.rstrip().splitlines()[-1].startswith("sklearn-faithful ")
+    json.loads(run_main([*argv, "--format", "json"])[1])  # parses
+
+
+def test_bom_trailing_spaces_and_float32_text(data, capsys):
+    d = data["dir"]
+    gold = d / "bom_gold.txt"
+    gold.write_bytes(
+        b"\xef\xbb\xbf" + "".join(f"{v}  \n" for v in CLASSES[data["y"]]).encode()
+    )
+    # float32 text: each row sums to 1 only to about 1e-7
+    a32 = data["a"].astype(np.float32)
+    rows = [",".join(repr(float(v)) for v in row.tolist()) for row in a32]
+    proba = d / "bom_a.csv"
+    proba.write_bytes(
+        b"\xef\xbb\xbf" + ("neg, neu ,pos \n" + "\n".join(rows) + "\n").encode()
+    )
+    p = _json([str(gold), str(proba)])
+    fixed = a32.astype(np.float64)
+    off = np.abs(fixed.sum(axis=1) - 1) > np.sqrt(np.finfo(np.float64).eps)
+    fixed[off] /= fixed[off].sum(axis=1, keepdims=True)
+    ce = calibration_error_interval(data["y"], fixed, n_resamples=99, random_state=0)
+    got = p["systems"][0]["calibration_error"]["statistic"]
+    assert got == pytest.approx(ce.statistic, rel=1e-12)
+    notes = [w["message"] for w in p["warnings"]]
+    assert any("sum to 1 only up to rounding" in m and "line " in m for m in notes)
+
+
+def test_errors_name_the_file_line_and_option(data, tmp_path):
+    bad = write(tmp_path / "bad.csv", ["neg,neu,pos", "0.2,0.3,0.5", "0.2,1.3,-0.5"])
+    two = write(tmp_path / "two.txt", ["neg", "pos"])
+    msg = error_of([two, bad])
+    assert "bad.csv, line 3, column 'neu'" in msg and "1.3" in msg
+    other = write(tmp_path / "other.txt", [*CLASSES[data["y"][:-1]], "maybe"])
+    msg = error_of([other, data["pa"]])
+    assert "other.txt" in msg and f"line {N}" in msg and "'maybe'" in msg
+    msg = error_of([data["gold"], data["pa"], "--pos-label", "pos"])
+    assert "--pos-label 'pos'" in msg and "3 (neg, neu, pos)" in msg
+    msg = error_of([data["gold2"], data["p2_file"], "--pos-label", "maybe"])
+    assert "--pos-label 'maybe' is not a label" in msg
+    msg = error_of([data["gold"], data["pa"], "--method", "debiased", "--norm", "l1"])
+    assert "--norm l1 would have no effect" in msg and "--method binned" in msg
+    msg = error_of([data["gold"], data["pa"], "--multi-class", "classwise",
+                    "--test", "spiegelhalter"])  # fmt: skip
+    assert "--multi-class" in msg and "classwise" in msg
+    short = write(tmp_path / "short.txt", CLASSES[data["y"][:-1]])
+    assert "short.txt" in error_of([short, data["pa"]])
+
+
+def error_of(argv):
+    code, out = run_main_err(["calibration", *argv, *SMALL])
+    assert code == 2
+    return out
+
+
+def run_main_err(argv):
+    import contextlib
+    import io
+
+    from sklearn_faithful.cli._main import main
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(argv)
+    text = err.getvalue()
+    assert "Traceback" not in text
+    return code, text
+
+
+def test_plot_writes_the_reliability_diagrams(data, tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "reliability.png"
+    p = _json([data["gold"], data["pa"], data["pb"], "--plot", str(out)])
+    assert p["plot"] == str(out)
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_choices_are_the_room_s():
+    assert _calibration.METHODS == room.METHODS
+    assert _calibration.NORMS == room.NORMS
+    assert _calibration.STRATEGIES == room.STRATEGIES
+    assert _calibration.MULTI_CLASS == room.MULTI_CLASS
+    from sklearn_faithful.calibration import _inference
+
+    assert _calibration.INTERVALS == _inference.INTERVALS
+    assert _inference.DEFAULT_INTERVAL == _calibration.INTERVALS[0]
+    assert set(_calibration.PAIRED_METRICS) <= set(_inference.PAIRED_METRICS)
+
+
+def test_every_json_key_is_documented(data):
+    from .test_doc import DOC, _documented_by, _keys
+
+    text = DOC.read_text(encoding="utf-8")
+    schema = text[text.index("\nJSON output\n") :]
+    documented = set(__import__("re").findall(r"``(\w+)``", schema))
+    payload = _json([data["gold"], data["pa"], data["pb"]])
+    results = []
+    missing = _keys(payload, results) - documented
+    assert not missing, missing
+    for res in results:
+        assert f"{res['result']}`" in schema, res["result"]
+        assert not set(res) - _documented_by(res["result"]) - documented
