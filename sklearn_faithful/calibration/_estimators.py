@@ -7,20 +7,18 @@ this module gives them their public signatures, checks and results.
 from dataclasses import dataclass
 from numbers import Integral
 
-import numpy as np
-
-from ..utils._calibration import (
+from ..utils._calibration import calibration_error as _calibration_error
+from ..utils._calibration import corp
+from ..utils._calibration_options import (
+    DEFAULT_METHOD,
+    DEFAULT_N_BINS,
+    DEFAULT_STRATEGY,
     METHODS,
     MULTI_CLASS,
     NORMS,
     SCORINGS,
     STRATEGIES,
-    binary_problems,
-    check_calibration_data,
-    corp_terms,
-)
-from ..utils._calibration import (
-    calibration_error as _calibration_error,
+    resolve_norm,
 )
 from ..utils._compat import Interval, StrOptions, validate_params
 from ..utils._results import _ResultMixin, _text_table
@@ -38,25 +36,6 @@ ESTIMATOR_CONSTRAINTS = {
     "pos_label": POS_LABEL,
 }
 DATA_CONSTRAINTS = {"y_true": ["array-like"], "y_proba": ["array-like"]}
-
-# The estimator of the calibration error when none is named; chosen by
-# benchmarks/sim_calibration.py (user guide, "Which estimator").
-DEFAULT_METHOD = "binned"
-
-
-def resolve_norm(method, norm):
-    """The norm of ``method``: L1 for binned and smooth, L2 for debiased, unless
-    given; a norm the method does not have raises."""
-    own = {"binned": None, "debiased": "l2", "smooth": "l1"}[method]
-    if norm is None:
-        return own or "l1"
-    if own is not None and norm != own:
-        raise ValueError(
-            f"norm={norm!r} does not apply to method={method!r}, which estimates "
-            f"the {own.upper()} calibration error only. Pass norm={own!r} or "
-            "norm=None, or method='binned' for either norm."
-        )
-    return norm
 
 
 def estimator_name(method, norm, n_bins, strategy, multi_class):
@@ -78,8 +57,8 @@ def calibration_error(
     *,
     method=DEFAULT_METHOD,
     norm=None,
-    n_bins=15,
-    strategy="uniform",
+    n_bins=DEFAULT_N_BINS,
+    strategy=DEFAULT_STRATEGY,
     multi_class="auto",
     labels=None,
     pos_label=None,
@@ -340,12 +319,14 @@ def corp_decomposition(
     ...          - res.score) < 1e-12)
     True
     """
-    codes, proba, _, pos_index = check_calibration_data(
-        y_true, y_proba, labels, pos_label
+    terms, n = corp(
+        y_true,
+        y_proba,
+        scoring=scoring,
+        multi_class=multi_class,
+        labels=labels,
+        pos_label=pos_label,
     )
-    terms = np.zeros(4)
-    for conf, out in binary_problems(codes, proba, pos_index, multi_class):
-        terms += corp_terms(conf, out, scoring)
     return CorpDecompositionResult(
         score=float(terms[0]),
         miscalibration=float(terms[1]),
@@ -353,5 +334,5 @@ def corp_decomposition(
         uncertainty=float(terms[3]),
         scoring=scoring,
         multi_class=multi_class,
-        n_samples=int(codes.shape[0]),
+        n_samples=int(n),
     )

@@ -33,6 +33,16 @@ from ..utils._calibration import (
     check_calibration_data,
     smooth_error,
 )
+from ..utils._calibration_options import (
+    DEFAULT_INTERVAL,
+    DEFAULT_METHOD,
+    DEFAULT_N_BINS,
+    DEFAULT_STRATEGY,
+    INTERVALS,
+    PAIRED_METRICS,
+    TESTS,
+    resolve_norm,
+)
 from ..utils._compat import Interval, StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._results import (
@@ -48,18 +58,8 @@ from ..utils._validation import (
     RANDOM_STATE,
     _check_same_items,
 )
-from ._estimators import (
-    DATA_CONSTRAINTS,
-    DEFAULT_METHOD,
-    ESTIMATOR_CONSTRAINTS,
-    estimator_name,
-    resolve_norm,
-)
+from ._estimators import DATA_CONSTRAINTS, ESTIMATOR_CONSTRAINTS, estimator_name
 
-INTERVALS = ("basic", "percentile")
-# The interval of the calibration error when none is named; chosen by
-# benchmarks/sim_calibration.py (user guide, "Which interval").
-DEFAULT_INTERVAL = "basic"
 _RESAMPLING = {
     "n_resamples": [Interval(Integral, 2, None, closed="left")],
     "confidence_level": CONFIDENCE_LEVEL,
@@ -328,8 +328,8 @@ def calibration_error_interval(
     *,
     method=DEFAULT_METHOD,
     norm=None,
-    n_bins=15,
-    strategy="uniform",
+    n_bins=DEFAULT_N_BINS,
+    strategy=DEFAULT_STRATEGY,
     multi_class="auto",
     labels=None,
     pos_label=None,
@@ -522,7 +522,7 @@ def _spiegelhalter(conf, out):
     {
         **DATA_CONSTRAINTS,
         **ESTIMATOR_CONSTRAINTS,
-        "test": [StrOptions({"consistency", "spiegelhalter"})],
+        "test": [StrOptions(set(TESTS))],
         **{k: v for k, v in _RESAMPLING.items() if k != "confidence_level"},
     },
     prefer_skip_nested_validation=True,
@@ -534,8 +534,8 @@ def calibration_test(
     test="consistency",
     method=DEFAULT_METHOD,
     norm=None,
-    n_bins=15,
-    strategy="uniform",
+    n_bins=DEFAULT_N_BINS,
+    strategy=DEFAULT_STRATEGY,
     multi_class="auto",
     labels=None,
     pos_label=None,
@@ -689,9 +689,6 @@ class _Scores:
         return (weights @ self.loss) / weights.sum(axis=1)
 
 
-PAIRED_METRICS = ("calibration_error", "brier", "log_loss")
-
-
 @validate_params(
     {
         "y_true": ["array-like"],
@@ -713,8 +710,8 @@ def paired_calibration_test(
     metric="calibration_error",
     method=DEFAULT_METHOD,
     norm=None,
-    n_bins=15,
-    strategy="uniform",
+    n_bins=DEFAULT_N_BINS,
+    strategy=DEFAULT_STRATEGY,
     multi_class="auto",
     labels=None,
     pos_label=None,

@@ -14,6 +14,11 @@ from ..utils._calibration import (
     corp_terms,
     isotonic_recalibration,
 )
+from ..utils._calibration_options import (
+    DEFAULT_METHOD,
+    DEFAULT_N_BINS,
+    DEFAULT_STRATEGY,
+)
 from ..utils._compat import HasMethods, Interval, StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._validation import (
@@ -23,7 +28,7 @@ from ..utils._validation import (
     _validate_init_params,
     check_matplotlib,
 )
-from ._estimators import DEFAULT_METHOD, ESTIMATOR_CONSTRAINTS, calibration_error
+from ._estimators import ESTIMATOR_CONSTRAINTS, calibration_error
 from ._inference import _RESAMPLING
 
 CURVES = ("isotonic", "bins")
@@ -450,8 +455,8 @@ class ReliabilityDisplay:
         y_proba,
         *,
         curve="isotonic",
-        n_bins=15,
-        strategy="uniform",
+        n_bins=DEFAULT_N_BINS,
+        strategy=DEFAULT_STRATEGY,
         multi_class="auto",
         labels=None,
         pos_label=None,
@@ -622,8 +627,8 @@ class ReliabilityDisplay:
         y,
         *,
         curve="isotonic",
-        n_bins=15,
-        strategy="uniform",
+        n_bins=DEFAULT_N_BINS,
+        strategy=DEFAULT_STRATEGY,
         multi_class="auto",
         pos_label=None,
         bands=True,

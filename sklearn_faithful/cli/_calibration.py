@@ -1,5 +1,17 @@
 """``sklearn-faithful calibration``: are the systems' probabilities calibrated?"""
 
+from ..utils._calibration_options import (
+    DEFAULT_INTERVAL,
+    DEFAULT_METHOD,
+    DEFAULT_N_BINS,
+    DEFAULT_STRATEGY,
+    INTERVALS,
+    METHODS,
+    MULTI_CLASS,
+    NORMS,
+    STRATEGIES,
+    TESTS,
+)
 from ._arguments import (
     RAW,
     Applies,
@@ -14,15 +26,6 @@ from ._output import fmt, fmt_interval, groups_text, header, level, signature_te
 
 NAME = "calibration"
 
-# The calibration room's choices, the first the default. The parser may not
-# import numpy, and utils/_calibration.py (their home) does:
-# tests/cli/test_calibration.py checks that they are the same.
-METHODS = ("binned", "debiased", "smooth")
-NORMS = ("l1", "l2")
-STRATEGIES = ("uniform", "quantile")
-MULTI_CLASS = ("auto", "top-label", "classwise")
-INTERVALS = ("basic", "percentile")
-TESTS = ("consistency", "spiegelhalter")
 # what each system is compared on against the first
 PAIRED_METRICS = ("calibration_error", "brier")
 
@@ -78,8 +81,8 @@ def add_parser(subparsers):
     e.add_argument(
         "--method",
         choices=METHODS,
-        default=METHODS[0],
-        help=f"the estimator (default: {METHODS[0]})",
+        default=DEFAULT_METHOD,
+        help=f"the estimator (default: {DEFAULT_METHOD})",
     )
     e.add_argument(
         "--norm",
@@ -91,15 +94,15 @@ def add_parser(subparsers):
     e.add_argument(
         "--n-bins",
         type=number(1, kind=int),
-        default=15,
-        help="bins of the binned estimators (default: 15)",
+        default=DEFAULT_N_BINS,
+        help=f"bins of the binned estimators (default: {DEFAULT_N_BINS})",
     )
     e.add_argument(
         "--strategy",
         choices=STRATEGIES,
-        default=STRATEGIES[0],
+        default=DEFAULT_STRATEGY,
         help="equal-width bins (uniform) or equal numbers of items (quantile) "
-        f"(default: {STRATEGIES[0]})",
+        f"(default: {DEFAULT_STRATEGY})",
     )
     e.add_argument(
         "--multi-class",
@@ -118,8 +121,8 @@ def add_parser(subparsers):
     r.add_argument(
         "--interval",
         choices=INTERVALS,
-        default=INTERVALS[0],
-        help=f"the bootstrap interval of the error (default: {INTERVALS[0]})",
+        default=DEFAULT_INTERVAL,
+        help=f"the bootstrap interval of the error (default: {DEFAULT_INTERVAL})",
     )
     r.add_argument(
         "--test",

@@ -16,8 +16,14 @@ from sklearn.metrics import check_scoring as _sklearn_check_scoring
 from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 
-from ..utils._calibration import binary_problems, check_calibration_data, corp_terms
 from ..utils._calibration import calibration_error as _calibration_error
+from ..utils._calibration import corp
+from ..utils._calibration_options import (
+    DEFAULT_METHOD,
+    DEFAULT_N_BINS,
+    DEFAULT_STRATEGY,
+    resolve_norm,
+)
 from ..utils._compat import _Scorer, validate_params
 from ..utils._validation import _resolve_pos_label
 from ._confidence import cf1_score, cprecision_score, crecall_score
@@ -128,19 +134,19 @@ def calibration_error(
     *,
     labels,
     pos_label,
-    method="binned",
-    norm="l1",
+    method=DEFAULT_METHOD,
+    norm=None,
     multi_class="auto",
 ):
-    """The calibration error with 15 equal-width bins (the calibration room's
-    :func:`~sklearn_faithful.calibration.calibration_error` defaults)."""
+    """The calibration error with the calibration room's defaults
+    (:func:`~sklearn_faithful.calibration.calibration_error`)."""
     return _calibration_error(
         y_true,
         y_proba,
         method=method,
-        norm=norm,
-        n_bins=15,
-        strategy="uniform",
+        norm=resolve_norm(method, norm),
+        n_bins=DEFAULT_N_BINS,
+        strategy=DEFAULT_STRATEGY,
         multi_class=multi_class,
         labels=labels,
         pos_label=pos_label,
@@ -153,11 +159,15 @@ _CORP_TERMS = ("score", "miscalibration", "discrimination", "uncertainty")
 def corp_term(y_true, y_proba, *, labels, pos_label, term, scoring):
     """One term of the CORP decomposition of ``scoring`` (``multi_class="auto"``,
     the calibration room's :func:`~sklearn_faithful.calibration.corp_decomposition`)."""
-    codes, proba, _, pos_index = check_calibration_data(
-        y_true, y_proba, labels, pos_label
+    terms, _ = corp(
+        y_true,
+        y_proba,
+        scoring=scoring,
+        multi_class="auto",
+        labels=labels,
+        pos_label=pos_label,
     )
-    (problem,) = binary_problems(codes, proba, pos_index, "auto")
-    return float(corp_terms(*problem, scoring)[_CORP_TERMS.index(term)])
+    return float(terms[_CORP_TERMS.index(term)])
 
 
 def _build_scorers():
@@ -191,7 +201,7 @@ _CALIBRATION_SCORERS = {
     ),
     "neg_debiased_calibration_error": (
         calibration_error,
-        {"method": "debiased", "norm": "l2"},
+        {"method": "debiased"},
     ),
     "neg_brier_miscalibration": (
         corp_term,

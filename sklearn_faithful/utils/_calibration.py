@@ -29,12 +29,6 @@ from ._validation import (
     _row_sum_tolerance,
 )
 
-METHODS = ("binned", "debiased", "smooth")
-NORMS = ("l1", "l2")
-STRATEGIES = ("uniform", "quantile")
-MULTI_CLASS = ("auto", "top-label", "classwise")
-SCORINGS = ("brier", "log_loss")
-
 
 def check_calibration_data(
     y_true, y_proba, labels=None, pos_label=None, name="y_proba"
@@ -361,3 +355,15 @@ def corp_terms(conf, out, scoring, weight=None):
     s_rc = mean_score(recal, out, scoring, weight)
     s_mg = mean_score(np.full_like(conf, rate), out, scoring, weight)
     return score, score - s_rc, s_mg - s_rc, s_mg
+
+
+def corp(y_true, y_proba, *, scoring, multi_class, labels=None, pos_label=None):
+    """``(terms, n)``: the CORP terms ``[score, MCB, DSC, UNC]`` of the data,
+    summed over its binary problems, and the number of items."""
+    codes, proba, _, pos_index = check_calibration_data(
+        y_true, y_proba, labels, pos_label
+    )
+    terms = np.zeros(4)
+    for conf, out in binary_problems(codes, proba, pos_index, multi_class):
+        terms += corp_terms(conf, out, scoring)
+    return terms, codes.shape[0]

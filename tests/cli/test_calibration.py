@@ -11,8 +11,6 @@ from sklearn_faithful.calibration import (
     corp_decomposition,
     paired_calibration_test,
 )
-from sklearn_faithful.cli import _calibration
-from sklearn_faithful.utils import _calibration as room
 
 from ._util import CLASSES, main_json, run_main, write
 
@@ -191,18 +189,6 @@ def test_plot_writes_the_reliability_diagrams(data, tmp_path):
     p = _json([data["gold"], data["pa"], data["pb"], "--plot", str(out)])
     assert p["plot"] == str(out)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-
-
-def test_choices_are_the_room_s():
-    assert _calibration.METHODS == room.METHODS
-    assert _calibration.NORMS == room.NORMS
-    assert _calibration.STRATEGIES == room.STRATEGIES
-    assert _calibration.MULTI_CLASS == room.MULTI_CLASS
-    from sklearn_faithful.calibration import _inference
-
-    assert _calibration.INTERVALS == _inference.INTERVALS
-    assert _inference.DEFAULT_INTERVAL == _calibration.INTERVALS[0]
-    assert set(_calibration.PAIRED_METRICS) <= set(_inference.PAIRED_METRICS)
 
 
 def test_every_json_key_is_documented(data):

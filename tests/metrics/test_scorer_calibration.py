@@ -153,7 +153,7 @@ def test_names_errors_repr_and_pickle():
         assert repr(pickle.loads(pickle.dumps(scorer))) == repr(scorer)
     assert repr(get_scorer("neg_debiased_calibration_error")) == (
         "make_confidence_scorer(calibration_error, greater_is_better=False, "
-        "pos_label=None, method='debiased', norm='l2')"
+        "pos_label=None, method='debiased')"
     )
     with pytest.raises(ValueError, match="scoring='calibration_error' is not"):
         _check_scoring(None, "calibration_error")

@@ -1,0 +1,43 @@
+"""The calibration estimators' choices and defaults, with no numpy.
+
+One home for what the calibration room, the metrics room's scorers and the
+command line's parser (which may not import numpy) all name.
+"""
+
+# The estimators of the calibration error, their norms, bins and problems.
+METHODS = ("binned", "debiased", "smooth")
+NORMS = ("l1", "l2")
+STRATEGIES = ("uniform", "quantile")
+MULTI_CLASS = ("auto", "top-label", "classwise")
+# The proper scores of the CORP decomposition and the paired comparison.
+SCORINGS = ("brier", "log_loss")
+PAIRED_METRICS = ("calibration_error", *SCORINGS)
+# The bootstrap intervals of the error, and the tests of calibration.
+INTERVALS = ("basic", "percentile")
+TESTS = ("consistency", "spiegelhalter")
+
+# The estimator and interval when none is named, chosen by
+# benchmarks/sim_calibration.py (user guide, "Which estimator and which
+# interval"); 15 equal-width bins, as Guo et al. (2017).
+DEFAULT_METHOD = "binned"
+DEFAULT_INTERVAL = "basic"
+DEFAULT_N_BINS = 15
+DEFAULT_STRATEGY = "uniform"
+
+# Each method's own norm (None: either, L1 unless given).
+_OWN_NORM = {"binned": None, "debiased": "l2", "smooth": "l1"}
+
+
+def resolve_norm(method, norm):
+    """The norm of ``method``: L1 for binned and smooth, L2 for debiased,
+    unless given; a norm the method does not have raises."""
+    own = _OWN_NORM[method]
+    if norm is None:
+        return own or "l1"
+    if own is not None and norm != own:
+        raise ValueError(
+            f"norm={norm!r} does not apply to method={method!r}, which estimates "
+            f"the {own.upper()} calibration error only. Pass norm={own!r} or "
+            "norm=None, or method='binned' for either norm."
+        )
+    return norm
