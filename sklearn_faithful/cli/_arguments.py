@@ -174,6 +174,13 @@ def add_inputs(p, *, tests=None):
             default=tests[0],
             help=f"how each system is tested against the first (default: {tests[0]})",
         )
+    add_groups(r)
+    add_resampling(r)
+
+
+def add_groups(r):
+    """``--groups``, ``--groups-column`` and ``--groups-field``: the items'
+    clusters, from a file of their own or a column (field) of GOLD."""
     g = r.add_mutually_exclusive_group()
     g.add_argument(
         "--groups",
@@ -191,7 +198,6 @@ def add_inputs(p, *, tests=None):
         metavar="NAME",
         help="JSON Lines inputs: the field of GOLD that holds each item's cluster",
     )
-    add_resampling(r)
 
 
 def _averaged(args):

@@ -16,6 +16,7 @@ from ._arguments import (
     RAW,
     Applies,
     add_format,
+    add_groups,
     add_label_options,
     add_n_jobs,
     add_random_state,
@@ -131,23 +132,7 @@ def add_parser(subparsers):
         help="the test of calibration: consistency resampling, or "
         f"Spiegelhalter's z of one binary problem (default: {TESTS[0]})",
     )
-    one = r.add_mutually_exclusive_group()
-    one.add_argument(
-        "--groups",
-        metavar="FILE",
-        help="one cluster label per item (a line per line of GOLD): resample "
-        "whole clusters",
-    )
-    one.add_argument(
-        "--groups-column",
-        metavar="NAME",
-        help="CSV/TSV GOLD: the column that holds each item's cluster",
-    )
-    one.add_argument(
-        "--groups-field",
-        metavar="NAME",
-        help="JSON Lines GOLD: the field that holds each item's cluster",
-    )
+    add_groups(r)
     add_resampling(r, "bootstrap and consistency resamples")
     add_n_jobs(r)
     add_random_state(p)
