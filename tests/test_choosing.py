@@ -25,6 +25,12 @@ from sklearn_faithful.agreement import (
     agreement_report,
     compare_to_annotators,
 )
+from sklearn_faithful.calibration import (
+    ReliabilityDisplay,
+    calibration_error_interval,
+    calibration_test,
+    paired_calibration_test,
+)
 from sklearn_faithful.comparison import (
     BayesModelComparison,
     BayesTestResult,
@@ -392,3 +398,32 @@ def test_evaluation_logs_joined_by_id():
     human = np.where(np.arange(200) < 120, table.scores[:, 1], np.nan)
     judged = prediction_powered_mean(table.scores[:, 1], human)
     assert judged.n_labelled == 120 and judged.lam == 1.0
+
+
+# -- Are my model's probabilities calibrated? Is B better calibrated? --
+
+
+@runs(
+    "sklearn_faithful.calibration.calibration_error_interval",
+    "sklearn_faithful.calibration.calibration_test",
+    "sklearn_faithful.calibration.paired_calibration_test",
+    "sklearn_faithful.calibration.ReliabilityDisplay",
+)
+def test_calibration(data):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    X, y = data
+    proba = LogisticRegression().fit(X, y).predict_proba(X)
+    nb = GaussianNB().fit(X, y).predict_proba(X)
+    res = calibration_error_interval(y, proba, n_resamples=199, random_state=0)
+    assert "debiased L2" in res.estimator and res.interval == "basic"
+    assert 0 <= res.confidence_interval.low <= res.confidence_interval.high <= 1
+    test = calibration_test(y, proba, n_resamples=199, random_state=0)
+    assert "binned L1" in test.estimator and 0 < test.pvalue <= 1
+    paired = paired_calibration_test(
+        y, nb, proba, metric="brier", n_resamples=199, random_state=0
+    )
+    assert paired.metric == "brier"
+    disp = ReliabilityDisplay.from_predictions(y, proba, random_state=0)
+    assert disp.band_ is not None

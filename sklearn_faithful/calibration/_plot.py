@@ -39,7 +39,7 @@ _BAND_POINTS = 512
 # Consistency resamples of the bins hold about this many outcomes at a time.
 _CHUNK_ENTRIES = 2**21
 # The legend's short name of calibration_error's default estimator.
-_ERROR_NAMES = {"binned": "ECE", "debiased": "debiased L2 CE", "smooth": "smECE"}
+_ERROR_NAMES = {"binned": "ECE", "debiased": "L2 CE", "smooth": "smECE"}
 _REF_LABEL = "Perfectly calibrated"
 _HIST_LABEL = "histogram of the predictions"
 # Where the histogram sits in the diagram (axes coordinates: x, y, width,
@@ -251,8 +251,8 @@ class ReliabilityDisplay:
     >>> X, y = load_breast_cancer(return_X_y=True)
     >>> clf = make_pipeline(StandardScaler(), LogisticRegression()).fit(X, y)
     >>> disp = ReliabilityDisplay.from_estimator(clf, X, y, random_state=0)
-    >>> disp.line_.get_label()[:13]
-    'Pipeline (ECE'
+    >>> disp.line_.get_label()[:15]
+    'Pipeline (L2 CE'
     >>> bool((disp.band_low <= disp.band_high).all())
     True
     """

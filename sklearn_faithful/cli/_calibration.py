@@ -5,6 +5,7 @@ from ..utils._calibration_options import (
     DEFAULT_METHOD,
     DEFAULT_N_BINS,
     DEFAULT_STRATEGY,
+    DEFAULT_TEST_METHOD,
     INTERVALS,
     METHODS,
     MULTI_CLASS,
@@ -21,6 +22,7 @@ from ._arguments import (
     add_n_jobs,
     add_random_state,
     add_resampling,
+    given,
     number,
 )
 from ._output import fmt, fmt_interval, groups_text, header, level, signature_text
@@ -177,6 +179,11 @@ def run(args):
 
     data = _read(args)
     est = _estimator(args, data)
+    # the test's statistic is the room's own default (the binned error, the
+    # more powerful) unless --method or --norm names one
+    test_est = est
+    if not {"method", "norm"} & set(given(args)):
+        test_est = {**est, "method": DEFAULT_TEST_METHOD, "norm": None}
     groups = data.group_kwargs
     y = data.y_true
     systems, comparisons = [], []
@@ -194,7 +201,7 @@ def run(args):
                     **_resampling(args),
                 ),
                 "test": calibration_test(
-                    y, proba, test=args.test, **est, **_resampling(args)
+                    y, proba, test=args.test, **test_est, **_resampling(args)
                 ),
                 "decomposition": corp_decomposition(
                     y,

@@ -254,6 +254,49 @@ PAIRED_GATE_FALSE_ALARMS = Rate(
     (r"at most (\d+(?:\.\d+)?%) at alpha = 0\.05 on 50 to 5,000 items",),
 )
 
+# The calibration error's 95% bootstrap interval: coverage of the population
+# (binned, 15 bins) error from 100 to 100,000 items, binary and 10 classes,
+# calibrated and miscalibrated, held-back cells included
+DEBIASED_BASIC_COVERAGE = Rate(
+    "92.0%",
+    "2.2",
+    "lowest coverage of the default interval of the calibration error "
+    "(debiased L2, basic about the plug-in), tuning and held-back cells",
+    "benchmarks/sim_calibration.py",
+    20260801,
+    (
+        r"\(method='debiased', interval='basic', the defaults\) covered "
+        r"(\d+(?:\.\d+)?%) or more",
+        r"The default interval covered (\d+(?:\.\d+)?%) or more",
+    ),
+)
+# ... of the binned L1 error's (the ECE's) basic interval (held back: a
+# calibrated binary model with U-shaped probabilities, 150 items)
+BINNED_L1_BASIC_COVERAGE = Rate(
+    "27.5%",
+    "2.2",
+    "lowest coverage of the basic interval of the binned L1 error (ECE)",
+    "benchmarks/sim_calibration.py --held-back",
+    20260801,
+    (
+        r"basic interval of the binned L1 error \(ECE\) covered as little as "
+        r"(\d+(?:\.\d+)?%)",
+    ),
+)
+# ... of the percentile interval (the binned L1 error of a calibrated model:
+# every interval lies above 0)
+PERCENTILE_COVERAGE = Rate(
+    "0.0%",
+    "0.0",
+    "lowest coverage of the percentile interval of the calibration error",
+    "benchmarks/sim_calibration.py",
+    20260801,
+    (
+        r"percentile interval covered as little as (\d+(?:\.\d+)?%) of the "
+        r"population error",
+    ),
+)
+
 RATES = {
     name: value for name, value in list(globals().items()) if isinstance(value, Rate)
 }

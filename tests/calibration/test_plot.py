@@ -58,7 +58,7 @@ def test_attributes_and_legend(cancer):
     assert disp.calibration_error == pytest.approx(ece)
     assert disp.miscalibration == pytest.approx(mcb)
     assert disp.line_.get_label() == (
-        f"LogisticRegression (ECE = {ece:.3f}, MCB = {mcb:.3f})"
+        f"LogisticRegression (L2 CE = {ece:.3f}, MCB = {mcb:.3f})"
     )
     legend = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
     assert legend == [

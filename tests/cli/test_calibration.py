@@ -112,7 +112,7 @@ def test_same_seed_same_output_and_text(data):
     assert code == 0
     assert run_main(argv)[1] == one
     assert run_main([*argv, "--random-state", "1"])[1] != one
-    assert "binned L1 calibration error, 15 uniform bins (auto):" in one
+    assert "debiased L2 calibration error, 15 uniform bins (auto)" in one
     assert "b.csv - " in one and "a.csv (lower is better):" in one
     assert one.rstrip().splitlines()[-1].startswith("sklearn-faithful ")
     json.loads(run_main([*argv, "--format", "json"])[1])  # parses
