@@ -268,6 +268,7 @@ DEBIASED_BASIC_COVERAGE = Rate(
         r"\(method='debiased', interval='basic', the defaults\) covered "
         r"(\d+(?:\.\d+)?%) or more",
         r"The default interval covered (\d+(?:\.\d+)?%) or more",
+        r"interval about the plug-in, which covered (\d+(?:\.\d+)?%) or more",
     ),
 )
 # ... of the binned L1 error's (the ECE's) basic interval (held back: a
@@ -281,6 +282,8 @@ BINNED_L1_BASIC_COVERAGE = Rate(
     (
         r"basic interval of the binned L1 error \(ECE\) covered as little as "
         r"(\d+(?:\.\d+)?%)",
+        r"since its interval covered as little as (\d+(?:\.\d+)?%)",
+        r"its basic interval covered as little as (\d+(?:\.\d+)?%)",
     ),
 )
 # ... of the percentile interval (the binned L1 error of a calibrated model:
@@ -294,6 +297,7 @@ PERCENTILE_COVERAGE = Rate(
     (
         r"percentile interval covered as little as (\d+(?:\.\d+)?%) of the "
         r"population error",
+        r"the percentile one (\d+(?:\.\d+)?%)",
     ),
 )
 
