@@ -31,6 +31,7 @@ from ..utils._calibration import (
     bin_edges,
     binary_problems,
     binned_error,
+    check_bins_apply,
     check_calibration_data,
     smooth_error,
 )
@@ -43,6 +44,7 @@ from ..utils._calibration_options import (
     INTERVALS,
     PAIRED_METRICS,
     TESTS,
+    refuse_unused,
     resolve_norm,
 )
 from ..utils._compat import Interval, StrOptions, validate_params
@@ -74,6 +76,8 @@ _RESAMPLING = {
     "n_jobs": N_JOBS,
     "verbose": ["verbose"],
 }
+# Resamples when none are named (as scipy's bootstrap).
+N_RESAMPLES = 9999
 # Below this many items no interval's coverage was measured.
 _MIN_MEASURED_ITEMS = 100
 # Resamples of one chunk hold about this many weights (8 bytes each).
@@ -364,6 +368,9 @@ def _warn_interval(method, norm, interval, n, stacklevel):
 
 
 def _estimator_params(method, norm, n_bins, strategy, multi_class):
+    """The estimator's parameters, its norm resolved; bins refused with the
+    smooth ECE."""
+    check_bins_apply(method, n_bins, strategy)
     return {
         "method": method,
         "norm": resolve_norm(method, norm),
@@ -397,7 +404,7 @@ def calibration_error_interval(
     groups=None,
     interval=DEFAULT_INTERVAL,
     confidence_level=0.95,
-    n_resamples=9999,
+    n_resamples=N_RESAMPLES,
     random_state=None,
     n_jobs=None,
     verbose=0,
@@ -575,7 +582,7 @@ def _spiegelhalter(conf, out):
     if not var > 0:
         raise ValueError(
             "Spiegelhalter's z is undefined: every probability is 0, 0.5 or 1, "
-            "so its variance under calibration is 0. Use method='consistency'."
+            "so its variance under calibration is 0. Use test='consistency'."
         )
     z = num / math.sqrt(var)
     return float(z), float(2 * special.ndtr(-abs(z)))
@@ -602,7 +609,7 @@ def calibration_test(
     multi_class="auto",
     labels=None,
     pos_label=None,
-    n_resamples=9999,
+    n_resamples=N_RESAMPLES,
     random_state=None,
     n_jobs=None,
     verbose=0,
@@ -683,6 +690,18 @@ def calibration_test(
     problems = _Problems(codes, proba, pos_index, params)
     n = codes.shape[0]
     if test == "spiegelhalter":
+        refuse_unused(
+            {
+                "method": (method, DEFAULT_TEST_METHOD),
+                "norm": (norm, None),
+                "n_bins": (n_bins, DEFAULT_N_BINS),
+                "strategy": (strategy, DEFAULT_STRATEGY),
+                "n_resamples": (n_resamples, N_RESAMPLES),
+                "random_state": (random_state, None),
+            },
+            "Spiegelhalter's z is a closed form of the probabilities, with no "
+            "calibration error and no resamples",
+        )
         if problems.classwise:
             raise ValueError(
                 "Spiegelhalter's z tests one binary problem; multi_class="
@@ -783,7 +802,7 @@ def paired_calibration_test(
     groups=None,
     alternative="two-sided",
     confidence_level=0.95,
-    n_resamples=9999,
+    n_resamples=N_RESAMPLES,
     random_state=None,
     n_jobs=None,
     verbose=0,
@@ -868,6 +887,18 @@ def paired_calibration_test(
     (True, True)
     """
     params = _estimator_params(method, norm, n_bins, strategy, multi_class)
+    if metric != "calibration_error":
+        refuse_unused(
+            {
+                "method": (method, DEFAULT_METHOD),
+                "norm": (norm, None),
+                "n_bins": (n_bins, DEFAULT_N_BINS),
+                "strategy": (strategy, DEFAULT_STRATEGY),
+                "multi_class": (multi_class, "auto"),
+            },
+            f"metric={metric!r} is a proper score of all the probabilities, not "
+            "a calibration error",
+        )
     y = np.asarray(y_true)
     for name, proba in (("y_proba_a", y_proba_a), ("y_proba_b", y_proba_b)):
         _check_same_items(np.asarray(proba), y, name)

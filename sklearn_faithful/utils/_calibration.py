@@ -19,6 +19,11 @@ resample is a vector of weights and no item is copied.
 import numpy as np
 from scipy import optimize, signal, special
 
+from ._calibration_options import (
+    DEFAULT_N_BINS,
+    DEFAULT_STRATEGY,
+    refuse_unused,
+)
 from ._validation import (
     _as_float_array,
     _check_y_true,
@@ -102,6 +107,12 @@ def binary_problems(codes, proba, pos_index, multi_class):
     classes (``pos_index``, by default the greater class) and top-label for
     more.
     """
+    if proba.ndim == 2 and pos_index is not None and multi_class != "auto":
+        raise ValueError(
+            f"pos_label would have no effect with multi_class={multi_class!r}: it "
+            "chooses the class judged with multi_class='auto' on two classes (or "
+            "the class of 1-D y_proba). Drop pos_label."
+        )
     if proba.ndim == 1:
         if multi_class == "auto":
             conf = proba.astype(np.float64, copy=False)
@@ -281,6 +292,18 @@ def combine(powered, norm):
     return np.sqrt(np.maximum(mean, 0.0))
 
 
+def check_bins_apply(method, n_bins, strategy):
+    """The smooth ECE has no bins: refuse ``n_bins`` or ``strategy`` with it."""
+    if method == "smooth":
+        refuse_unused(
+            {
+                "n_bins": (n_bins, DEFAULT_N_BINS),
+                "strategy": (strategy, DEFAULT_STRATEGY),
+            },
+            "method='smooth' has no bins",
+        )
+
+
 def calibration_error(
     y_true,
     y_proba,
@@ -294,6 +317,7 @@ def calibration_error(
     pos_label=None,
 ):
     """The calibration error of ``y_proba``; see the calibration room."""
+    check_bins_apply(method, n_bins, strategy)
     if method == "smooth":
         norm = "l1"
     codes, proba, _, pos_index = check_calibration_data(
@@ -331,17 +355,22 @@ def isotonic_recalibration(conf, out, weight=None):
     return fitted[inverse], values, fitted
 
 
-def mean_score(prob, out, scoring, weight=None):
+def mean_score(prob, out, scoring, weight=None, eps=None):
     """The mean Brier score ``(p - o)^2`` or log loss
-    ``-(o log p + (1 - o) log(1 - p))`` (``0 log 0 = 0``)."""
+    ``-(o log p + (1 - o) log(1 - p))``, with ``p`` clipped to
+    ``[eps, 1 - eps]`` as scikit-learn's ``log_loss`` (``eps`` of float64 by
+    default), so that a probability of 0 or 1 that misses costs
+    ``-log(eps)``, not infinity."""
     if scoring == "brier":
         loss = (prob - out) ** 2
     else:
+        eps = np.finfo(np.float64).eps if eps is None else eps
+        prob = np.clip(prob, eps, 1 - eps)
         loss = -(special.xlogy(out, prob) + special.xlogy(1 - out, 1 - prob))
     return float(np.average(loss, weights=weight))
 
 
-def corp_terms(conf, out, scoring, weight=None):
+def corp_terms(conf, out, scoring, weight=None, eps=None):
     """``(score, MCB, DSC, UNC)`` of one binary problem.
 
     With ``S`` the mean score, ``c`` the confidences, ``c_rc`` their isotonic
@@ -351,9 +380,9 @@ def corp_terms(conf, out, scoring, weight=None):
     """
     recal = isotonic_recalibration(conf, out, weight)[0]
     rate = np.average(out, weights=weight)
-    score = mean_score(conf, out, scoring, weight)
-    s_rc = mean_score(recal, out, scoring, weight)
-    s_mg = mean_score(np.full_like(conf, rate), out, scoring, weight)
+    score = mean_score(conf, out, scoring, weight, eps)
+    s_rc = mean_score(recal, out, scoring, weight, eps)
+    s_mg = mean_score(np.full_like(conf, rate), out, scoring, weight, eps)
     return score, score - s_rc, s_mg - s_rc, s_mg
 
 
@@ -364,6 +393,7 @@ def corp(y_true, y_proba, *, scoring, multi_class, labels=None, pos_label=None):
         y_true, y_proba, labels, pos_label
     )
     terms = np.zeros(4)
+    eps = np.finfo(proba.dtype).eps  # the log loss's clip, as scikit-learn's
     for conf, out in binary_problems(codes, proba, pos_index, multi_class):
-        terms += corp_terms(conf, out, scoring)
+        terms += corp_terms(conf, out, scoring, eps=eps)
     return terms, codes.shape[0]

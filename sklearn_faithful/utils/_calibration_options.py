@@ -45,3 +45,22 @@ def resolve_norm(method, norm):
             "norm=None, or method='binned' for either norm."
         )
     return norm
+
+
+def refuse_unused(given, reason):
+    """Raise for the parameters of ``given`` that the call would ignore.
+
+    ``given`` maps each parameter that does not apply in this call to
+    ``(value, default)``; a value other than its default was asked for and
+    would have no effect, so it is an error naming it (``reason`` says why).
+    """
+    unused = [
+        f"{name}={value!r}"
+        for name, (value, default) in given.items()
+        if value != default
+    ]
+    if unused:
+        raise ValueError(
+            f"{', '.join(unused)} would have no effect: {reason}. Drop "
+            f"{'it' if len(unused) == 1 else 'them'}."
+        )

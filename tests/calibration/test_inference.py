@@ -180,3 +180,43 @@ def test_paired_test_names_the_system_with_bad_probabilities():
         paired_calibration_test(y, p, bad)
     with pytest.raises(ValueError, match="y_proba_a"):
         paired_calibration_test(y, p[:10], p)
+
+
+@pytest.mark.parametrize(
+    "call, kwargs, match",
+    [
+        (calibration_error, {"method": "smooth", "n_bins": 5}, "n_bins=5"),
+        (calibration_error, {"method": "smooth", "strategy": "quantile"}, "strategy"),
+        (calibration_error_interval, {"method": "smooth", "n_bins": 5}, "no bins"),
+        (calibration_test, {"test": "spiegelhalter", "n_resamples": 5}, "n_resamp"),
+        (calibration_test, {"test": "spiegelhalter", "method": "smooth"}, "method"),
+    ],
+)
+def test_options_that_would_be_ignored_are_refused(call, kwargs, match):
+    y, p = _binary(n=200)
+    with pytest.raises(ValueError, match=f"{match}.*would have no effect|no effect"):
+        call(y, p, **kwargs)
+
+
+def test_paired_proper_scores_refuse_the_estimator_options():
+    y, p = _binary(n=200)
+    for kwargs in ({"method": "binned"}, {"n_bins": 5}, {"multi_class": "top-label"}):
+        with pytest.raises(ValueError, match="would have no effect"):
+            paired_calibration_test(y, p, p, metric="brier", **kwargs)
+
+
+def test_pos_label_with_top_label_or_classwise_is_refused():
+    y, proba = _multiclass(k=2)
+    for multi_class in ("top-label", "classwise"):
+        with pytest.raises(ValueError, match="pos_label would have no effect"):
+            calibration_error(y, proba, pos_label=1, multi_class=multi_class)
+
+
+def test_log_loss_of_a_confident_miss_is_clipped_as_scikit_learn():
+    from sklearn_faithful.calibration import corp_decomposition
+
+    y = np.array([0, 1, 1, 0])
+    p = np.array([0.0, 1.0, 0.0, 0.3], dtype=np.float32)  # item 2: p = 0, y = 1
+    res = corp_decomposition(y, p, scoring="log_loss")
+    assert res.score == pytest.approx(log_loss(y, p), rel=1e-6)
+    assert np.isfinite(res.miscalibration)
