@@ -75,6 +75,7 @@ import contextlib
 import json
 import os
 import time
+import warnings
 import zlib
 
 import numpy as np
@@ -220,14 +221,17 @@ def run_cell(cell, reps, seed=BASE_SEED):
         rng = np.random.default_rng(np.random.SeedSequence([seed, index, rep]))
         humans, model = make_data(rng, cell)
         try:
-            res = compare_to_annotators(
-                humans,
-                model,
-                coefficient=cell.get("coefficient", "cohen_kappa"),
-                level_of_measurement=cell.get("level", "nominal"),
-                n_resamples=N_RESAMPLES,
-                random_state=rng,
-            )
+            with warnings.catch_warnings():
+                # the two-annotator warning quotes this very simulation
+                warnings.simplefilter("ignore", UserWarning)
+                res = compare_to_annotators(
+                    humans,
+                    model,
+                    coefficient=cell.get("coefficient", "cohen_kappa"),
+                    level_of_measurement=cell.get("level", "nominal"),
+                    n_resamples=N_RESAMPLES,
+                    random_state=rng,
+                )
         except ValueError:  # a NaN spread (a coder with one class) stops it
             failed += 1
             continue

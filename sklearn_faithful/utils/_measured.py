@@ -301,6 +301,26 @@ PERCENTILE_COVERAGE = Rate(
     ),
 )
 
+# compare_to_annotators with 2 annotators: a model that is one more annotator
+# called "below" at 0.95 (held-back cell: 2 annotators each an expert, 0.9, or
+# a novice, 0.55, six classes, 600 units); the tuning cells' worst was 4.2%
+TWO_ANNOTATORS_FALSE_BELOW = Rate(
+    "13.3%",
+    "2.0",
+    "share of data sets where compare_to_annotators calls a model that is one "
+    'more annotator "below", 2 annotators split into experts and novices '
+    "(held-back cell, 600 units, six classes)",
+    "benchmarks/sim_model_annotator.py --held-back",
+    20261128,
+    (
+        r'2 experts-or-novices called such a model "below" in up to '
+        r"(\d+(?:\.\d+)?%)",
+        r"split into experts and novices: (\d+(?:\.\d+)?%) \(s\.e\. [\d.]+\) "
+        r"with 2",
+        r"up to (\d+(?:\.\d+)?%) with 2 annotators split into experts",
+    ),
+)
+
 RATES = {
     name: value for name, value in list(globals().items()) if isinstance(value, Rate)
 }

@@ -2,6 +2,7 @@
 
 import itertools
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from sklearn_faithful.agreement._model import (
     _reference_scales,
 )
 from sklearn_faithful.utils._compat import InvalidParameterError
+from sklearn_faithful.utils._measured import TWO_ANNOTATORS_FALSE_BELOW
 
 SEED = dict(n_resamples=199, random_state=0)
 
@@ -313,6 +315,27 @@ def test_too_few_resamples_warn_at_the_caller():
     assert {w.filename for w in rec} == {__file__}
 
 
+def test_two_annotators_warn_at_the_caller_with_the_measured_rate():
+    # before: silent, though a model like them was called "below" in up to
+    # 13.3% of held-back data sets (2 annotators, an expert and a novice)
+    coders = _coders([0.9, 0.55, 0.7])
+    rate = TWO_ANNOTATORS_FALSE_BELOW
+    with pytest.warns(UserWarning, match="decides with 2 annotators") as rec:
+        compare_to_annotators(coders[:2], coders[2], **SEED)
+    (warning,) = [w for w in rec if "2 annotators" in str(w.message)]
+    assert warning.filename == __file__
+    assert f"up to {rate.value} (s.e. {rate.se})" in str(warning.message)
+    assert "4 or more annotators" in str(warning.message)
+
+
+@pytest.mark.parametrize("n_annotators", [3, 4])
+def test_three_or_more_annotators_do_not_warn(n_annotators):
+    coders = _coders([0.9, 0.55, 0.7, 0.8, 0.6])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compare_to_annotators(coders[:n_annotators], coders[4], **SEED)
+
+
 # --- errors --------------------------------------------------------------------
 
 
@@ -320,6 +343,49 @@ def test_y_pred_of_other_units_is_refused():
     coders = _coders([0.8, 0.7, 0.6])
     with pytest.raises(ValueError, match=r"y_pred has 299 labels .* 300 units"):
         compare_to_annotators(coders[:2], coders[2, :-1], **SEED)
+
+
+@pytest.mark.parametrize("coefficient", ["cohen_kappa", "krippendorff_alpha"])
+def test_a_pair_the_spread_needs_is_named_where_it_is_undefined(coefficient):
+    # before: scipy's "The function value at x=0.0 is NaN; solver cannot
+    # continue." from brentq: coder 1 and the model give only 0, so their
+    # agreement is undefined and so is the spread of the 2 annotators' skill
+    humans = [[0, 1, 0, 1, 1, 0, 0, 1], [0, 0, 0, 0, 0, 0, 0, 0]]
+    with pytest.raises(ValueError) as err:
+        compare_to_annotators(
+            humans,
+            [0] * 8,
+            coefficient=coefficient,
+            level_of_measurement="nominal",
+            **SEED,
+        )
+    message = str(err.value)
+    assert f"needs the {coefficient} of pairs where it is undefined" in message
+    assert (
+        "on the 8 units both labelled, 'coder 1' gives only 0 and 'model' only 0"
+        in message
+    )
+    assert "'coder 0'" not in message  # its pairs are defined
+    assert "Label more units" in message and "krippendorff_alpha of all" in message
+
+
+def test_an_annotator_who_shares_no_unit_with_the_others_is_named():
+    nan = np.nan
+    humans = [
+        [0, 1, 0, 1, nan, nan, nan, nan],
+        [1, 1, 0, 1, nan, nan, nan, nan],
+        [nan, nan, nan, nan, 0, 1, 0, 1],
+    ]
+    with pytest.raises(ValueError, match="spread of skill") as err:
+        compare_to_annotators(
+            humans,
+            [0, 1, 0, 0, 1, 1, 0, 1],
+            coder_names=["ann", "bob", "cy"],
+            **SEED,
+        )
+    assert "'ann' and 'cy' share no unit; 'bob' and 'cy' share no unit" in str(
+        err.value
+    )
 
 
 def test_one_annotator_is_refused():
