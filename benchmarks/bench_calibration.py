@@ -6,12 +6,13 @@ memory independent of the number of resamples. Per row:
 
 - ``package s``: :func:`~sklearn_faithful.calibration.calibration_error_interval`
   end to end (validation, the bins, the resamples, the result), one job, the
-  default estimator (binned L1, 15 bins, top-label);
+  default estimator (the debiased L2 error, 15 bins, top-label, and its basic
+  interval about the plug-in);
 - ``floor s``: ten lines of numpy on the same confidences: for each resample,
   ``idx = rng.integers(0, n, n)``, ``np.bincount`` of the bins of ``idx``
-  with the confidences and the outcomes as weights, and the error from the
-  bin sums (the confidences, outcomes and bins computed once, outside the
-  timing);
+  with the confidences and the outcomes as weights, and an error from the
+  bin sums (the binned L1 error: the same sums; the confidences, outcomes and
+  bins computed once, outside the timing);
 - ``ratio``: package / floor;
 - ``s / 9999``: the package's time scaled to the default 9,999 resamples;
 - ``peak MiB``: the package's peak memory beyond the inputs (tracemalloc),
@@ -66,7 +67,9 @@ def main():
             (10**6, 49),
         ]
     )
-    print(f"binned L1 calibration error, top-label, {k} classes, one job")
+    print(
+        f"the default calibration error and interval, top-label, {k} classes, one job"
+    )
     print(
         f"{'n':>9} {'B':>6} {'package s':>10} {'floor s':>8} {'ratio':>6} "
         f"{'s / 9999':>9} {'peak MiB B':>10} {'peak MiB 4B':>11}"
