@@ -29,6 +29,9 @@ room (``from sklearn_faithful.holdout import sign_test``):
   calibrated, and is B better calibrated than A? Calibration errors with
   intervals, the CORP decomposition, tests of calibration and a reliability
   diagram with consistency bands.
+- :mod:`~sklearn_faithful.battles`: who wins the pairwise battles, and how
+  sure is each rating and rank? Bradley-Terry (and Davidson) ratings of arena
+  data with bootstrap intervals, rank sets and win probabilities.
 - :mod:`~sklearn_faithful.utils`: the floor: the intervals every result
   returns.
 
@@ -42,6 +45,7 @@ __version__ = "0.1.0.dev0"
 
 _ROOMS = (
     "agreement",
+    "battles",
     "calibration",
     "cli",
     "comparison",

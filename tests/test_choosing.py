@@ -25,6 +25,7 @@ from sklearn_faithful.agreement import (
     agreement_report,
     compare_to_annotators,
 )
+from sklearn_faithful.battles import bradley_terry
 from sklearn_faithful.calibration import (
     ReliabilityDisplay,
     calibration_error_interval,
@@ -43,10 +44,13 @@ from sklearn_faithful.eval_logs import (
     compare_runs,
     join_runs,
     prediction_powered_mean,
+    rank_intervals,
 )
 from sklearn_faithful.gate import (
     AccuracyRegressionTest,
     estimate_sigma,
+    paired_sample_size,
+    plan_paired_comparison,
     required_sample_size,
 )
 from sklearn_faithful.holdout import (
@@ -343,6 +347,21 @@ def test_how_many_items():
     assert n < required_sample_size(0.5, 0.01)
 
 
+@runs(
+    "sklearn_faithful.gate.plan_paired_comparison",
+    "sklearn_faithful.gate.paired_sample_size",
+)
+def test_how_many_items_for_a_paired_comparison():
+    y, rng = _labels(2, n=500)
+    a = (_predictions(y, rng, 0.8) == y).astype(float)
+    b = np.where(rng.random(500) < 0.1, 1 - a, a)
+    plan = plan_paired_comparison({"A": a, "B": b}, 0.02)
+    # runs that agree on most items: far fewer items than two independent runs
+    assert plan.n_required < plan.n_unpaired / 2
+    n = paired_sample_size(0.02, accuracy_a=0.80, accuracy_b=0.82, agreement=0.90)
+    assert n < required_sample_size(0.4, 0.02, alpha=0.025) / 2
+
+
 def _annotators(seed, n_coders=3, n=200, accuracy=0.85):
     rng = np.random.default_rng(seed)
     truth = rng.integers(0, 3, n)
@@ -369,6 +388,47 @@ def test_model_as_annotator():
     truth, data = _annotators(1, n_coders=4)
     res = compare_to_annotators(data[:3], data[3], n_resamples=999, random_state=0)
     assert res.verdict in ("below", "within", "above")
+
+
+# -- Where does each run rank, and how sure is that? -------------------------
+
+
+@runs("sklearn_faithful.eval_logs.rank_intervals")
+def test_rank_sets_of_runs():
+    rng = np.random.default_rng(0)
+    groups = np.arange(400) // 8
+    runs = {
+        name: (rng.random(400) < p).astype(int)
+        for name, p in (("A", 0.55), ("B", 0.7), ("C", 0.72), ("D", 0.9))
+    }
+    res = rank_intervals(runs, groups=groups, random_state=0)
+    assert res.n_resamples == 9999 and res.confidence_level == 0.95
+    sets = {r["run"]: (r["low"], r["high"]) for r in res.ranks}
+    assert sets["D"] == (1, 1) and sets["A"] == (4, 4)
+    for r in res.ranks:
+        assert r["simultaneous_low"] <= r["low"] <= r["rank"] <= r["high"]
+
+
+# -- Who wins the pairwise battles? ------------------------------------------
+
+
+@runs("sklearn_faithful.battles.bradley_terry")
+def test_pairwise_battles():
+    rng = np.random.default_rng(0)
+    strength = {"A": 0.0, "B": 0.5, "C": 1.5}
+    names = list(strength)
+    battles = []
+    for _ in range(300):
+        a, b = rng.choice(3, 2, replace=False)
+        d = strength[names[a]] - strength[names[b]]
+        won = rng.random() < 1 / (1 + np.exp(-d))
+        tie = rng.random() < 0.1
+        winner = "tie" if tie else ("model_a" if won else "model_b")
+        battles.append({"model_a": names[a], "model_b": names[b], "winner": winner})
+    res = bradley_terry(battles, random_state=0)
+    # the defaults the docs recommend: ties as half wins, log scale, 999 resamples
+    assert (res.ties, res.scale, res.n_resamples) == ("half", "log", 999)
+    assert res.ranks.tolist() == [3, 2, 1] and res.rank_sets[2].tolist() == [1, 1]
 
 
 # -- Is run B better than run A, from per-item logs? -------------------------

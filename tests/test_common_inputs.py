@@ -238,6 +238,12 @@ ENTRIES = {
         ("runs['A']",),
         lambda s: sf.compare_runs({"A": s}, **SEED),
     ),
+    # the same run twice: the ranks need two runs, and their means are the data's
+    "rank_intervals": (
+        "scores",
+        ("runs['A']",),
+        lambda s: sf.rank_intervals({"A": s, "B": s}, **SEED),
+    ),
     "BlockRegularized3x2CV": (
         "split",
         ("y",),
@@ -258,9 +264,12 @@ ENTRIES = {
 NOT_DATA = {
     "reliability_data_from_long": "records: agreement/test_data.py",
     "join_runs": "records: eval_logs/test_join.py",
+    "bradley_terry": "battle records: battles/test_bradley_terry.py",
+    "BradleyTerryResult": "a result",
     "prediction_powered_mean": "scores, NaN where unlabelled: eval_logs/test_judge.py",
     "RunTable": "a result, built by join_runs",
     "RunComparisonResult": "a result",
+    "RankIntervalsResult": "a result",
     "PredictionPoweredMeanResult": "a result",
     "__version__": "a string",
     "AccuracyRegressionTest": None,  # in ENTRIES
@@ -312,6 +321,11 @@ NOT_DATA = {
     "model_based_test_from_summary": "numbers: test_common_params.py",
     "regression_threshold": "numbers: test_common_params.py",
     "required_sample_size": "numbers: test_common_params.py",
+    "paired_sample_size": "numbers: test_common_params.py",
+    "paired_minimum_detectable_effect": "numbers: test_common_params.py",
+    "plan_paired_comparison": "runs of scores, with groups: gate/test_planning.py "
+    "(bool, int8, float32, list and str groups; NaN, one run, shapes)",
+    "PairedPlanResult": "a result",
 }
 
 
@@ -495,7 +509,7 @@ BAD_LABELS = {"probabilities as labels": lambda y: np.linspace(0.01, 0.99, len(y
 # be whole numbers: only their per-split ratios enter.
 WEIGHTED_COUNTS = {"paired_bayes_test"}
 # Functions whose 2-D scores are valid: an item's repeated samples.
-TAKES_REPEATS = {"compare_runs"}
+TAKES_REPEATS = {"compare_runs", "rank_intervals"}
 
 
 def _bad_cases():

@@ -25,6 +25,7 @@ import pytest
 
 from sklearn_faithful.cli._main import _command_parser, build_parser, main
 
+from .battles._battles import as_csv, battle_records
 from .cli._util import (
     BOLD,
     CODERS,
@@ -122,6 +123,8 @@ def _files(d):
     logs["C"] = [r for r in logs["C"] if r["id"] != "q000"]
     f["logs_missing"] = [write_log(d / f"miss{k}.jsonl", r) for k, r in logs.items()]
     f["judged"] = write_log(d / "judged.jsonl", judged_log(n_items=300, n_human=60))
+    f["battles"] = write_log(d / "battles.jsonl", battle_records())
+    f["battles_csv"] = write(d / "battles.csv", as_csv(battle_records()))
     return f
 
 
@@ -172,6 +175,8 @@ def _inputs(f):
         ("eval-logs", "repeated"): ["eval-logs", *f["logs"], *small],
         ("eval-logs", "judged"): ["eval-logs", f["judged"]],
         ("eval-logs", "human"): ["eval-logs", f["judged"], "--human-field", "human"],
+        ("battles", "jsonl"): ["battles", f["battles"], *small],
+        ("battles", "csv"): ["battles", f["battles_csv"], *small],
     }  # fmt: skip
 
 
@@ -248,6 +253,16 @@ def _values(f):
         "ignore_columns": ["--ignore-columns", "ann4"],
         "sample_field": ["--sample-field", "passage"],
         "records_field": ["--records-field", "samples"],
+        # battles: the fields swapped, the winners read from another field
+        "a_field": ["--a-field", "model_b", "--b-field", "model_a"],
+        "b_field": ["--b-field", "model_a", "--a-field", "model_b"],
+        "winner_field": ["--winner-field", "verdict"],
+        "winner_codes": ["--winner-codes", "tie=drop"],
+        "systems": ["--systems", "s3,s2,s1,s0"],
+        "reference": ["--reference", "s1"],
+        "ridge": ["--ridge", "0.5"],
+        "ranks": ["--ranks"],
+        "plan": ["--plan", "0.05"],
     }  # fmt: skip
 
 

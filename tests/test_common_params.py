@@ -273,7 +273,13 @@ def _instances():
         PUBLIC["BayesianSignedRankTestResult"]: (
             PUBLIC["bayesian_signed_rank_test"]([1, 2, 3], [2, 3, 3.5], n_samples=10)
         ),
+        PUBLIC["BradleyTerryResult"]: PUBLIC["bradley_terry"](
+            [("x", "y", "a"), ("y", "x", "a")], n_resamples=9, random_state=0
+        ),
         PUBLIC["RunComparisonResult"]: PUBLIC["compare_runs"](
+            {"a": split_a, "b": split_b}, n_resamples=99, random_state=0
+        ),
+        PUBLIC["RankIntervalsResult"]: PUBLIC["rank_intervals"](
             {"a": split_a, "b": split_b}, n_resamples=99, random_state=0
         ),
         PUBLIC["PairedTestResult"]: PUBLIC["paired_bootstrap_test"](

@@ -32,6 +32,7 @@ from sklearn_faithful.agreement import (
     coder_diagnostics,
     compare_to_annotators,
 )
+from sklearn_faithful.battles import bradley_terry
 from sklearn_faithful.calibration import (
     calibration_error_interval,
     calibration_test,
@@ -53,8 +54,9 @@ from sklearn_faithful.eval_logs import (
     compare_runs,
     join_runs,
     prediction_powered_mean,
+    rank_intervals,
 )
-from sklearn_faithful.gate import AccuracyRegressionTest
+from sklearn_faithful.gate import AccuracyRegressionTest, plan_paired_comparison
 from sklearn_faithful.holdout import (
     bootstrap_confidence_interval,
     cochrans_q_test,
@@ -217,6 +219,32 @@ BUILDERS = {
         ],
     ),
     "RunComparisonResult": ("report", _runs),
+    "BradleyTerryResult": (
+        "report",
+        lambda: [
+            bradley_terry(
+                [
+                    ("x", "y", "a"),
+                    ("y", "z", "a"),
+                    ("z", "x", "tie"),
+                    ("y", "x", "a"),
+                    ("z", "y", "b"),
+                    ("x", "z", "b"),
+                ]
+                * 3,
+                ties=ties,
+                **SEED,
+            )
+            for ties in ("half", "davidson")
+        ],
+    ),
+    "RankIntervalsResult": (
+        "report",
+        lambda: [
+            rank_intervals({"A": A, "B": B, "Y": Y}, **SEED),
+            rank_intervals({"A": A, "B": A}, confidence_level=0.8, **SEED),
+        ],
+    ),
     "RunTable": (
         "report",
         lambda: [
@@ -237,6 +265,13 @@ BUILDERS = {
     ),
     "CochransQTestResult": ("test", lambda: [cochrans_q_test(Y, [A, B, Y])]),
     "RegressionCheckResult": ("effect", _regression_checks),
+    "PairedPlanResult": (
+        "report",
+        lambda: [
+            plan_paired_comparison({"A": A, "B": B}, 0.1),
+            plan_paired_comparison({"A": A, "B": B, "Y": Y}, groups=np.arange(N) // 4),
+        ],
+    ),
     "CVTtestResult": (
         "effect",
         lambda: [
@@ -371,10 +406,12 @@ def test_to_dict_is_json_and_round_trips(name):
 
 
 def _interval_dict(interval):
-    return {
-        key: (float(v) if np.isfinite(v) else None)
-        for key, v in zip(("low", "high"), interval, strict=True)
-    }
+    def plain(v):  # a bound, or the bounds of a vector statistic
+        if np.ndim(v):
+            return [plain(x) for x in v]
+        return float(v) if np.isfinite(v) else None
+
+    return {key: plain(v) for key, v in zip(("low", "high"), interval, strict=True)}
 
 
 @pytest.mark.parametrize("name", RESULTS)

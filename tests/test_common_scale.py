@@ -300,6 +300,25 @@ CASES = {
     "required_sample_size": Case(
         lambda c, s: sf.required_sample_size(0.3 * c, 0.02 * c), shift=False
     ),
+    "plan_paired_comparison": Case(
+        lambda c, s: sf.plan_paired_comparison(
+            {"A": (ITEMS + s) * c, "B": (ITEMS_B + s) * c, "C": (ITEMS_C + s) * c},
+            0.05 * c,
+            groups=np.arange(40) // 4,
+        ),
+        units=r"(\.(delta|difference|sd_difference|minimum_detectable_effect)"
+        r"|\['(difference|sd_difference|minimum_detectable_effect)'\])$",
+        data=(ITEMS, ITEMS_B, ITEMS_C),
+    ),
+    "paired_sample_size": Case(
+        lambda c, s: sf.paired_sample_size(0.05 * c, sd_difference=0.3 * c),
+        shift=False,
+    ),
+    "paired_minimum_detectable_effect": Case(
+        lambda c, s: sf.paired_minimum_detectable_effect(100, sd_difference=0.3 * c),
+        units="",
+        shift=False,
+    ),
     "required_sample_size: table": Case(
         lambda c, s: sf.required_sample_size(0.3 * c, 0.02 * c, return_table=True),
         units=r"\['theta'\]",
@@ -390,6 +409,15 @@ CASES = {
         units=_RUNS
         + r"|\['standard_error'\]|\.pairs\[\d+\]\['(difference|low|high)'\]",
         location=_RUNS,
+        data=(ITEMS, ITEMS_B, ITEMS_C),
+    ),
+    "rank_intervals": Case(
+        lambda c, s: sf.rank_intervals(
+            {"A": (ITEMS + s) * c, "B": (ITEMS_B + s) * c, "C": (ITEMS_C + s) * c},
+            **SEED,
+        ),
+        units=r"\.ranks\[\d+\]\['mean'\]",
+        location=r"\.ranks\[\d+\]\['mean'\]",
         data=(ITEMS, ITEMS_B, ITEMS_C),
     ),
     "compare_runs: bootstrap, bca": Case(
@@ -516,6 +544,11 @@ CASES = {
 
 # Public names whose results do not scale with continuous data, and why.
 NOT_SCALE_FREE = {
+    # who beat whom: names and winner codes, no continuous data
+    **dict.fromkeys(
+        ["bradley_terry", "BradleyTerryResult"],
+        "battle records: system names and winner codes",
+    ),
     # labels, probabilities and integer counts: no continuous scale
     **dict.fromkeys(
         [
@@ -601,8 +634,10 @@ NOT_SCALE_FREE = {
             "McNemarTestResult",
             "ModelBasedTestResult",
             "PairedBayesTestResult",
+            "PairedPlanResult",
             "PairedTestResult",
             "PredictionPoweredMeanResult",
+            "RankIntervalsResult",
             "RegressionCheckResult",
             "RunComparisonResult",
             "RunTable",

@@ -25,6 +25,7 @@ ALLOWED = {
     "agreement": {"utils", "metrics", "holdout"},
     "eval_logs": {"utils", "holdout", "model_based"},
     "calibration": {"utils", "metrics", "holdout"},
+    "battles": {"utils"},
     "cli": {*ROOMS},
 }
 

@@ -57,6 +57,10 @@ APPLIES = {
         lambda a: a.multi_class == "auto",
         "with --multi-class auto (the positive class of two classes)",
     ),
+    "plot": Applies(
+        lambda a: a.multi_class != "classwise",
+        "with --multi-class auto or top-label (a diagram draws one problem)",
+    ),
 }
 
 
@@ -142,7 +146,8 @@ def add_parser(subparsers):
         "--plot",
         metavar="FILE",
         help="write the reliability diagrams (.png, .pdf, .svg) of the "
-        "systems, with consistency bands (needs matplotlib)",
+        "systems, with consistency bands at --confidence-level (needs "
+        "matplotlib)",
     )
     add_format(p)
     return p
@@ -179,11 +184,22 @@ def run(args):
 
     data = _read(args)
     est = _estimator(args, data)
-    # the test's statistic is the room's own default (the binned error, the
-    # more powerful) unless --method or --norm names one
-    test_est = est
-    if not {"method", "norm"} & set(given(args)):
-        test_est = {**est, "method": DEFAULT_TEST_METHOD, "norm": None}
+    # what each system's probabilities are judged as, and compared on
+    classes = {k: est[k] for k in ("labels", "pos_label")}
+    if args.test == "spiegelhalter":
+        # a closed form of the probabilities: no estimator, no resamples
+        test_kwargs = {**classes, "multi_class": args.multi_class}
+    elif {"method", "norm"} & set(given(args)):
+        test_kwargs = {**est, **_resampling(args)}
+    else:
+        # the test's statistic is the room's own default (the binned error,
+        # the more powerful)
+        test_kwargs = {
+            **est,
+            "method": DEFAULT_TEST_METHOD,
+            "norm": None,
+            **_resampling(args),
+        }
     groups = data.group_kwargs
     y = data.y_true
     systems, comparisons = [], []
@@ -200,9 +216,7 @@ def run(args):
                     confidence_level=args.confidence_level,
                     **_resampling(args),
                 ),
-                "test": calibration_test(
-                    y, proba, test=args.test, **test_est, **_resampling(args)
-                ),
+                "test": calibration_test(y, proba, test=args.test, **test_kwargs),
                 "decomposition": corp_decomposition(
                     y,
                     proba,
@@ -215,12 +229,14 @@ def run(args):
     for name, proba in zip(data.names[1:], data.preds[1:], strict=True):
         entry = {"system_a": data.names[0], "system_b": name}
         for metric in PAIRED_METRICS:
+            # a proper score is of all the probabilities: no estimator
+            kwargs = est if metric == "calibration_error" else classes
             entry[metric] = paired_calibration_test(
                 y,
                 data.preds[0],
                 proba,
                 metric=metric,
-                **est,
+                **kwargs,
                 **groups,
                 confidence_level=args.confidence_level,
                 **_resampling(args),
@@ -235,7 +251,7 @@ def run(args):
         gold=fields["gold"],
         n_items=fields["n_items"],
         classes=data.classes,
-        pos_label=data.classes[data.pos_label] if data.pos_label is not None else None,
+        pos_label=data.positive_class,
         groups=fields["groups"],
         n_groups=fields["n_groups"],
         n_resamples=args.n_resamples,
@@ -297,6 +313,16 @@ def _read(args):
                 "Drop it, or choose the problem with --multi-class."
             )
         data.pos_label = data._pos_code(args.pos_label)
+    # the class whose probability is judged: of two classes with
+    # --multi-class auto, the greater unless --pos-label names one (the
+    # package's rule); None for the top label and every class
+    data.positive_class = None
+    if args.multi_class == "auto" and k == 2:
+        from ..utils._validation import _resolve_pos_label
+
+        data.positive_class = str(
+            _resolve_pos_label(np.asarray(data.classes), args.pos_label)[0]
+        )
     # rows printed with few decimals sum to 1 only up to their rounding (the
     # reader accepts 1e-3); the calibration room wants sums of 1, so such rows
     # are divided by their sums, and a note says so
@@ -311,7 +337,8 @@ def _read(args):
             where = f"row {off[0] + 1}" if npy else f"line {off[0] + 2}"
             warnings.warn(
                 f"{name}: {off.size} row(s) sum to 1 only up to rounding ({where} "
-                f"sums to {sums[off[0]]:.6g}); they were divided by their sums.",
+                f"sums to {_off_one(sums[off[0]])}); they were divided by their "
+                "sums.",
                 InputNote,
                 stacklevel=2,
             )
@@ -321,7 +348,18 @@ def _read(args):
     return data
 
 
+def _off_one(total):
+    """``total``, a sum that is not 1, with the digits that show it is not:
+    0.9999999 rather than 1."""
+    import math
+
+    digits = max(6, 2 - math.floor(math.log10(abs(total - 1.0))))
+    return f"{total:.{digits}g}"
+
+
 def _plot(data, args):
+    import numpy as np
+
     from ..calibration import ReliabilityDisplay
     from ._io import InputError
 
@@ -329,15 +367,18 @@ def _plot(data, args):
         import matplotlib.pyplot as plt
     except ImportError as exc:
         raise InputError(f"--plot {args.plot}: {exc}") from None
+    # the class names, not their codes, so that the axes name the class
+    classes = np.asarray(data.classes)
     fig, ax = plt.subplots()
     try:
         for name, proba in zip(data.names, data.preds, strict=True):
             ReliabilityDisplay.from_predictions(
-                data.y_true,
+                classes[data.y_true],
                 proba,
                 multi_class=args.multi_class,
-                labels=data.labels,
-                pos_label=data.pos_label,
+                labels=classes,
+                pos_label=args.pos_label,
+                confidence_level=args.confidence_level,
                 random_state=args.random_state,
                 name=name,
                 ax=ax,
@@ -354,13 +395,18 @@ def text(p):
     for s in p["systems"]:
         ce, test, dec = s["calibration_error"], s["test"], s["decomposition"]
         clusters = groups_text(p)
+        positive = (
+            "" if p["pos_label"] is None else f", positive class {p['pos_label']}"
+        )
         lines += [
-            f"{s['system']} on {p['n_items']} items{clusters}:",
+            f"{s['system']} on {p['n_items']} items{clusters}{positive}:",
             f"  {ce['estimator']}: {fmt(ce['statistic'])}",
             f"  {level(p['confidence_level'])} {ce['interval']} bootstrap interval: "
             f"{fmt_interval(ce['confidence_interval'])}  (standard error "
             f"{fmt(ce['standard_error'])}, {p['n_resamples']} resamples)",
-            f"  test of calibration ({test['method']}): statistic "
+            # the statistic named by its estimator: the test's own default
+            # (the binned ECE) may differ from the error's above
+            f"  test of calibration ({test['method']}): {test['estimator']} = "
             f"{fmt(test['statistic'])}, p = {test['pvalue']:.4g}",
             f"  CORP decomposition of the {dec['scoring']}: score "
             f"{fmt(dec['score'])} = MCB {fmt(dec['miscalibration'])} - DSC "

@@ -3,7 +3,8 @@
 Reads each run's log (JSON Lines, CSV/TSV or Parquet: one record per item,
 or per sample of an item), parses the scores, and hands the records to
 :func:`~sklearn_faithful.eval_logs.join_runs` (by id, never by line order),
-then to :func:`~sklearn_faithful.eval_logs.compare_runs`; with
+then to :func:`~sklearn_faithful.eval_logs.compare_runs` (and with
+``--ranks`` to :func:`~sklearn_faithful.eval_logs.rank_intervals`); with
 ``--human-field``, one run scored by a judge goes to
 :func:`~sklearn_faithful.eval_logs.prediction_powered_mean`. Every rule of
 the join and the statistics is the Python API's: the command reads files.
@@ -28,9 +29,14 @@ from ._arguments import (
     add_resampling,
     number,
 )
+from ._eval_logs_plan import APPLIES as PLAN_APPLIES
+from ._eval_logs_plan import add_plan, plan_runs, plan_text
 from ._output import header, signature, signature_text
 
 NAME = "eval-logs"
+
+# ``--plot-kind`` of the rank sets (``RankIntervalsResult.plot``)
+_RANKS_PLOT = "ranks"
 
 
 # the options that act on some runs only (every option honoured or refused)
@@ -76,6 +82,7 @@ APPLIES = {
         "correction changes)",
     ),
     "baseline": _COMPARED,
+    "ranks": _COMPARED,
     "interval": _NOT_JUDGED,
     "cluster_field": _NOT_JUDGED,
     "plot": _NOT_JUDGED,
@@ -88,6 +95,7 @@ APPLIES = {
         "to the text scores of --score-field; with --prediction-field the "
         "score is 1 where the prediction equals --gold-field",
     ),
+    **PLAN_APPLIES,
 }
 
 EPILOG = """\
@@ -107,6 +115,9 @@ examples:
   # inspect_ai logs (.eval archives or `inspect log dump` JSON), 3 epochs
   sklearn-faithful eval-logs a.eval b.eval --score-field scores.match.value \
       --score-map C=1,I=0 --on-duplicate repeats --sample-field epoch
+  # each run's rank with its marginal and simultaneous 95% sets, and their plot
+  sklearn-faithful eval-logs a.jsonl b.jsonl c.jsonl d.jsonl --ranks \
+      --plot ranks.png --plot-kind ranks
   # one run scored by a judge; the records with 'human' were scored by people
   sklearn-faithful eval-logs judged.jsonl --human-field human
 """
@@ -297,6 +308,13 @@ def add_parser(subparsers):
         f"(default: {CORRECTIONS[0]})",
     )
     c.add_argument(
+        "--ranks",
+        action="store_true",
+        help="also rank the runs by mean (1 = highest) with each rank's "
+        "marginal and all ranks' simultaneous confidence sets (Mogstad et al. "
+        "2024; the same --confidence-level, resamples and seed)",
+    )
+    c.add_argument(
         "--interval",
         choices=INTERVALS,
         default=INTERVALS[0],
@@ -309,11 +327,12 @@ def add_parser(subparsers):
         "--plot",
         metavar="FILE",
         help="write a forest plot (.png, .pdf, .svg) of the runs' means, or "
-        "with --plot-kind pairs of the pairs' differences (needs matplotlib)",
+        "with --plot-kind pairs of the pairs' differences, with --plot-kind "
+        "ranks of the rank sets of --ranks (needs matplotlib)",
     )
     c.add_argument(
         "--plot-kind",
-        choices=PLOT_KINDS,
+        choices=(*PLOT_KINDS, _RANKS_PLOT),
         help=f"what --plot shows (default: {PLOT_KINDS[0]})",
     )
     j = p.add_argument_group("judge")
@@ -333,6 +352,7 @@ def add_parser(subparsers):
     r = p.add_argument_group("resampling")
     add_resampling(r)
     add_n_jobs(r)
+    add_plan(p)
     add_random_state(p)
     add_format(p)
     return p
@@ -552,8 +572,9 @@ def _human_scores(logs, paths, args, table):
 def _plot(result, args):
     from ._io import InputError
 
+    kind = {} if args.plot_kind == _RANKS_PLOT else {"kind": args.plot_kind}
     try:
-        ax = result.plot(kind=args.plot_kind)
+        ax = result.plot(**kind)
     except ImportError as exc:
         raise InputError(f"--plot {args.plot}: {exc}") from None
     fig = ax.figure
@@ -568,7 +589,7 @@ def _plot(result, args):
 
 
 def run(args):
-    from ..eval_logs import compare_runs, prediction_powered_mean
+    from ..eval_logs import compare_runs, prediction_powered_mean, rank_intervals
     from ._io import InputError, check_memory
 
     fields, optional = _fields(args)
@@ -580,8 +601,17 @@ def run(args):
         )
     args.lam = 1.0 if args.lam is None else args.lam
     args.plot_kind = PLOT_KINDS[0] if args.plot_kind is None else args.plot_kind
-    # each run's and pair's resampled means are held at once: 8-byte floats
-    check_memory(8 * 4 * args.n_resamples, f"--n-resamples {args.n_resamples}")
+    if args.plot_kind == _RANKS_PLOT and not args.ranks:
+        raise InputError(
+            "--plot-kind ranks draws the rank sets of --ranks; add --ranks, or "
+            f"choose --plot-kind {' or '.join(PLOT_KINDS)}."
+        )
+    # each run's and pair's resampled means are held at once: 8-byte floats;
+    # --ranks holds every run's, and a few arrays of that size
+    per_resample = 4 + (4 * len(args.runs) if args.ranks else 0)
+    check_memory(
+        8 * per_resample * args.n_resamples, f"--n-resamples {args.n_resamples}"
+    )
     names = _run_names(args)
     paths = dict(zip(names, args.runs, strict=True))
     where = where_dict(args.where)
@@ -593,7 +623,8 @@ def run(args):
         on_missing=args.on_missing,
         on_duplicate=args.on_duplicate,
     )
-    comparison = ppi = None
+    comparison = ppi = ranks = None
+    plan = None if args.plan is None else plan_runs(table, args)
     if judge:
         ppi = prediction_powered_mean(
             table.scores[:, 0],
@@ -615,15 +646,26 @@ def run(args):
             n_jobs=args.n_jobs,
         )
         summary = comparison.summary()
+        if args.ranks:
+            ranks = rank_intervals(
+                table,
+                confidence_level=args.confidence_level,
+                n_resamples=args.n_resamples,
+                random_state=args.random_state,
+                n_jobs=args.n_jobs,
+            )
+            summary += "\n\n" + ranks.summary()
         if args.plot is not None:
-            _plot(comparison, args)
+            _plot(ranks if args.plot_kind == _RANKS_PLOT else comparison, args)
     return header(
         NAME,
         args,
         runs=[{"name": n, "file": p} for n, p in paths.items()],
         join=table,
         comparison=comparison,
+        ranks=ranks,
         prediction_powered_mean=ppi,
+        plan=plan,
         plot=args.plot,
         summary=table.summary() + "\n\n" + summary,
         signature=signature(
@@ -638,6 +680,7 @@ def run(args):
                     interval=args.interval,
                     resamples=args.n_resamples,
                     baseline=args.baseline,
+                    ranks=args.ranks or None,
                 )
             ),
             level=args.confidence_level,
@@ -652,12 +695,15 @@ def run(args):
             sample_field=args.sample_field,
             where=",".join(f"{f}={v}" for f, v in where.items()) or None,
             records_field=args.records_field,
+            plan=args.plan,
+            power=None if args.plan is None else args.power,
         ),
     )
 
 
 def text(p):
     runs = ", ".join(f"{r['name']} = {r['file']}" for r in p["runs"])
+    plan = [] if p["plan"] is None else ["", plan_text(p["plan"])]
     return "\n".join(
-        [f"runs: {runs}", p["summary"], "", signature_text(p["signature"])]
+        [f"runs: {runs}", p["summary"], *plan, "", signature_text(p["signature"])]
     )

@@ -661,6 +661,9 @@ class LabelReader:
 
     def __init__(self, *, column=None, field=None, what="label"):
         self.column, self.field, self.what = column, field, what
+        # the options that set ``column`` and ``field``, named in messages
+        prefix = "--groups-" if what == "group" else "--"
+        self._options = {"column": prefix + "column", "field": prefix + "field"}
         self._text = _LineCodes()
         self._cells = _Index()
 
@@ -691,13 +694,15 @@ class LabelReader:
             chunks = _text_chunks(path)
             if kind == "jsonl":
                 fix = (
-                    "pass --field with the name of the field that holds the "
-                    f"{self.what}."
+                    f"pass {self._options['field']} with the name of the field "
+                    f"that holds the {self.what}."
                 )
                 cells = _jsonl_values(path, chunks, [self.field], fix)
             else:
-                fix = "pass --column with one of these names."
+                fix = f"pass {self._options['column']} with one of these names."
                 delimiter = "," if kind == "csv" else "\t"
+                if kind == "tsv":
+                    chunks = self._table_chunks(path, chunks)
                 cells = _table_cells(path, chunks, [self.column], delimiter, fix)
             index = self._cells
             parts, counts = [], np.zeros(0, np.int64)
@@ -714,6 +719,28 @@ class LabelReader:
                 )
         self._check_names(path, codes, counts)
         return codes
+
+    def _table_chunks(self, path, chunks):
+        """``chunks`` of a file read as a TSV because a column was named; a
+        file not named .tsv whose first line has no tab is a plain file of
+        one value a line, whose first value would be taken for a header."""
+        if os.path.splitext(str(path))[1].lower() == ".tsv":
+            return chunks
+        first = next(chunks)
+        if "\t" not in first[1][0]:
+            option = self._options["column"]
+            fix = (
+                "drop it: a plain file holds one label a line"
+                if self.what == "label"
+                else "pass --groups FILE, one group a line, or give GOLD as a "
+                "CSV/TSV table with a column of groups"
+            )
+            raise InputError(
+                f"{option} {self.column!r}: {path} is a plain file of one value "
+                "a line (no tab in line 1), not a CSV/TSV table with a header, "
+                f"so it has no columns; {fix}."
+            )
+        return itertools.chain([first], chunks)
 
     def _check_names(self, path, codes, counts):
         """No empty label; white space around a label is stripped, with a
@@ -797,6 +824,14 @@ class LabelReader:
         names = self.names()
         present = np.flatnonzero(_add_counts(np.zeros(0, np.int64), codes, len(names)))
         return sorted({names[c] for c in present})
+
+    def ids(self, codes):
+        """The distinct values of ``codes`` as ids (of clusters): in the order
+        of the ints they are when every one is an int as written (as unit and
+        coder ids, :func:`_ids`: ``10`` after ``9``, as the package sorts
+        integer groups), else sorted as text."""
+        names = self.classes(codes)
+        return [name for _, name in sorted(zip(_ids(names), names, strict=True))]
 
     def codes_in(self, codes, classes, name, source, first_line=1):
         """Each label's position in ``classes`` (a sorted list of str).
@@ -1042,7 +1077,8 @@ def _read_probability_table(path, delimiter):
     chunks = _text_chunks(path)
     first, head = next(chunks)
     header = next(_csv_rows(path, head[:1], delimiter))
-    header = _stripped(path, header, 1, "class name")
+    # every class name is on line 1
+    header = _stripped(path, header, 1, "class name", lines=[1] * len(header))
     parts = []
     for line, lines in itertools.chain([(first + 1, head[1:])], chunks):
         if lines:
@@ -1082,12 +1118,19 @@ def read_probabilities(path, *, classes=None):
             + (f"name {twice[0]!r} twice" if twice else "hold an empty name")
             + "; give each column a name of its own."
         )
+    if proba.shape[1] == 1:
+        raise InputError(
+            f"{path} has one column ({names[0]!r}); a probability file needs one "
+            "column per class, each row summing to 1. For two classes, write "
+            "both: the probability p of one class and 1 - p of the other, under "
+            "a header of the two class names."
+        )
     bad = ~np.isfinite(proba) | (proba < 0) | (proba > 1)
     if bad.any():
         i, j = (int(v) for v in np.argwhere(bad)[0])
         raise InputError(
             f"{path}, {where} {first_line + i}, column {classes[j]!r}: "
-            f"{proba[i, j]!r} is not a probability; each value must be a number "
+            f"{float(proba[i, j])!r} is not a probability; each value must be a number "
             "in [0, 1] (pass predict_proba output, or a softmax of scores)."
         )
     dev = np.abs(proba.sum(axis=1) - 1.0)

@@ -18,6 +18,7 @@ import warnings
 
 from . import (
     _agreement,
+    _battles,
     _bayes_test,
     _calibration,
     _compare,
@@ -44,6 +45,7 @@ COMMANDS = {
         _agreement,
         _eval_logs,
         _calibration,
+        _battles,
     )
 }
 

@@ -132,7 +132,10 @@ class Systems:
                 f"{path} has {raw.shape[0]} groups but {self.gold_name} has {n} "
                 f"{items}; give one group per item, in the order of {self.gold_name}."
             )
-        self.group_names = reader.classes(raw)
+        # the order of the clusters is that of the units the resamples draw:
+        # integer ids in the order of the integers, as the package's functions
+        # order integer groups
+        self.group_names = reader.ids(raw)
         return reader.codes_in(raw, self.group_names, path, path)
 
     def fields(self, args):

@@ -3,8 +3,9 @@
 Per-item scores of evaluation runs (a harness's records: an id, a score,
 perhaps a cluster and repeated samples) joined by id, each run's mean with
 its interval, the paired tests of every pair with Holm or Benjamini-Hochberg
-adjustment, the runs tied with the best, and the prediction-powered mean of a
-run scored by a judge model.
+adjustment, the runs tied with the best, each run's rank with its marginal
+and simultaneous confidence sets, and the prediction-powered mean of a run
+scored by a judge model.
 """
 
 from ..utils._lazy import attach
@@ -15,5 +16,6 @@ __getattr__, __dir__, __all__ = attach(
         "_compare": ["RunComparisonResult", "compare_runs"],
         "_join": ["RunTable", "join_runs"],
         "_judge": ["PredictionPoweredMeanResult", "prediction_powered_mean"],
+        "_ranks": ["RankIntervalsResult", "rank_intervals"],
     },
 )

@@ -739,6 +739,19 @@ def _stream(root, *names):
     return np.random.default_rng(np.random.SeedSequence([*root, len(keys), *keys]))
 
 
+def _centred(scores):
+    """``(e, centre, x / 2**e - centre)``: the scores the statistics use.
+
+    Divided by a power of 2 (exact), no square overflows, and centred, the
+    spread of scores far from 0 is not lost to cancellation; locations
+    (means, bounds) get the centre back, and every value its scale
+    (``np.ldexp(value, e)``).
+    """
+    exponent, (scores,) = rescaled(scores)
+    centre = float(np.median(scores)) if scores.size else 0.0
+    return exponent, centre, scores - centre
+
+
 def _scale_back(row, keys, exponent):
     """The values of ``keys`` in ``row`` on the scores' own scale.
 
@@ -950,13 +963,7 @@ def compare_runs(
     ['B']
     """
     names, scores, groups = _runs_matrix(runs, groups)
-    # computed on x / 2**e - centre: divided by a power of 2 (exact), no
-    # square overflows, and centred, the spread of scores far from 0 is not
-    # lost to cancellation; locations (means, bounds) get the centre back,
-    # and every value its scale
-    exponent, (scores,) = rescaled(scores)
-    centre = float(np.median(scores)) if scores.size else 0.0
-    scores -= centre
+    exponent, centre, scores = _centred(scores)
     n_items, n_runs = scores.shape
     if n_items < 2:
         raise ValueError(

@@ -1,7 +1,8 @@
 """Did my new model regress, and how many test items do I need to tell?
 
 The accuracy-regression gate of "Accuracy regression testing" and its
-planning functions: the threshold, the detectable effect and the sample size.
+planning functions: the threshold, the detectable effect and the sample size,
+and the plan of a paired comparison from pilot runs or summary numbers.
 """
 
 from ..utils._lazy import attach
@@ -16,6 +17,12 @@ __getattr__, __dir__, __all__ = attach(
             "minimum_detectable_effect",
             "regression_threshold",
             "required_sample_size",
+        ],
+        "_planning": [
+            "PairedPlanResult",
+            "paired_minimum_detectable_effect",
+            "paired_sample_size",
+            "plan_paired_comparison",
         ],
     },
 )

@@ -17,6 +17,7 @@ ROOMS = (
     "agreement",
     "eval_logs",
     "calibration",
+    "battles",
     "utils",
 )
 

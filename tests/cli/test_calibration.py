@@ -78,8 +78,10 @@ def test_numbers_are_the_calibration_room_s(data):
     (comparison,) = p["comparisons"]
     assert comparison["system_a"] == data["pa"]
     for metric in ("calibration_error", "brier"):
+        # a proper score is of all the probabilities: no multi_class
+        on = kw if metric == "calibration_error" else {"labels": kw["labels"]}
         res = paired_calibration_test(
-            y, data["a"], data["b"], metric=metric, groups=data["groups"], **kw, **rs
+            y, data["a"], data["b"], metric=metric, groups=data["groups"], **on, **rs
         )
         assert comparison[metric]["statistic"] == pytest.approx(res.statistic)
         assert comparison[metric]["pvalue"] == res.pvalue
@@ -204,3 +206,109 @@ def test_every_json_key_is_documented(data):
     for res in results:
         assert f"{res['result']}`" in schema, res["result"]
         assert not set(res) - _documented_by(res["result"]) - documented
+
+
+def test_the_plot_names_the_positive_class_and_draws_the_band_at_the_level(
+    data, tmp_path
+):
+    # the axes said "Positive class: 1", the code of "yes", and the band was
+    # 90% whatever --confidence-level
+    matplotlib = pytest.importorskip("matplotlib")
+    out = tmp_path / "reliability.svg"
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # text as text
+        _json([data["gold2"], data["p2_file"], "--plot", str(out),
+               "--confidence-level", "0.8"])  # fmt: skip
+    svg = out.read_text(encoding="utf-8")
+    assert "Predicted probability (Positive class: yes)" in svg
+    assert "80% band of a calibrated model" in svg
+    # refused before any work, not after it with the display's parameter name
+    msg = error_of([data["gold"], data["pa"], "--multi-class", "classwise",
+                    "--plot", str(out)])  # fmt: skip
+    assert "--plot" in msg and "would have no effect" in msg
+
+
+def test_the_text_names_the_test_s_statistic_and_the_positive_class(data):
+    # the test's statistic (the binned ECE by default) was printed without
+    # its name under the debiased error's, and no positive class was named
+    code, out = run_main(["calibration", data["gold2"], data["p2_file"], *SMALL])
+    assert code == 0
+    assert "on 200 items, positive class yes:" in out
+    assert (
+        "test of calibration (consistency): binned L1 calibration error, 15 "
+        "uniform bins (auto) = " in out
+    )
+    p = _json([data["gold2"], data["p2_file"]])
+    assert p["pos_label"] == "yes"  # was None: the run judged "yes"
+    assert p["systems"][0]["test"]["estimator"].startswith("binned L1")
+    p = _json([data["gold"], data["pa"]])  # three classes: the top label
+    assert p["pos_label"] is None
+    code, out = run_main(
+        ["calibration", data["gold2"], data["p2_file"], "--test", "spiegelhalter"]
+    )
+    assert "test of calibration (spiegelhalter): Spiegelhalter's z = " in out
+
+
+def test_integer_groups_resample_as_the_api_s_integer_groups(data, tmp_path):
+    # ids 0 ... 39 were sorted as text (0, 1, 10, 11, ...), so the clusters
+    # were drawn in another order than the API's for the same integers
+    groups = np.arange(N) // 5
+    path = write(tmp_path / "int_groups.txt", groups)
+    p = _json([data["gold"], data["pa"], "--groups", path, "--random-state", "3"])
+    ce = calibration_error_interval(
+        data["y"], data["a"], groups=groups, n_resamples=99, random_state=3
+    )
+    got = p["systems"][0]["calibration_error"]["confidence_interval"]
+    assert got == pytest.approx(ce.confidence_interval._asdict(), rel=1e-12)
+    # not what text ids give
+    text = calibration_error_interval(
+        data["y"], data["a"], groups=groups.astype(str), n_resamples=99,
+        random_state=3,
+    )  # fmt: skip
+    assert text.confidence_interval != ce.confidence_interval
+
+
+def test_a_column_of_a_plain_label_file_is_refused(data):
+    msg = error_of([data["gold"], data["pa"], "--groups-column", "g"])
+    assert msg.count("--groups-column 'g'") == 1 and "--column" not in msg
+    assert "gold.txt is a plain file of one value a line" in msg
+    assert "not a CSV/TSV table" in msg
+    # its first label was read as a header
+    first = CLASSES[data["y"][0]]
+    msg = error_of([data["gold"], data["pa"], "--column", first])
+    assert f"--column {first!r}: " in msg and "gold.txt is a plain file" in msg
+
+
+def test_a_groups_column_not_in_the_header_names_the_option(data, tmp_path):
+    gold = tmp_path / "gold.csv"
+    gold.write_text("label,doc\n" + "".join(f"{c},d\n" for c in CLASSES[data["y"]]))
+    msg = error_of([str(gold), data["pa"], "--column", "label", "--groups-column",
+                    "passage"])  # fmt: skip
+    assert "no column 'passage'" in msg
+    assert "pass --groups-column with one of these names" in msg
+
+
+def test_probability_file_messages(data, tmp_path, capsys):
+    # a trailing space on the last class name is on line 1, not line 2
+    a = data["a"]
+    spaced = write(tmp_path / "spaced.csv", ["neg,neu,pos ", *_proba_rows(a)])
+    p = _json([data["gold"], spaced])
+    assert any("spaced.csv, line 1: the class name 'pos '" in w["message"]
+               for w in p["warnings"])  # fmt: skip
+    # NaN shows as nan, not np.float64(nan)
+    rows = _proba_rows(a)
+    rows[3] = "nan,nan,nan"
+    msg = error_of([data["gold"], write(tmp_path / "nan.csv", ["neg,neu,pos", *rows])])
+    assert "line 5, column 'neg': nan is not a probability" in msg
+    assert "np.float64" not in msg
+    # a row 1e-7 short of 1: the note printed "sums to 1"
+    rows = _proba_rows(a)
+    rows[0] = "0.2999999,0.2,0.5"
+    p = _json([data["gold"], write(tmp_path / "short.csv", ["neg,neu,pos", *rows])])
+    assert any("line 2 sums to 0.9999999)" in w["message"] for w in p["warnings"])
+    # one column of probabilities was "sums to 0.4, not 1"
+    one = write(
+        tmp_path / "one.csv", ["yes", *(repr(float(v)) for v in data["p2"][:, 1])]
+    )
+    msg = error_of([data["gold2"], one])
+    assert "one.csv has one column ('yes')" in msg
+    assert "one column per class" in msg and "1 - p" in msg

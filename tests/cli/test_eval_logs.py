@@ -12,6 +12,7 @@ from sklearn_faithful.eval_logs import (
     compare_runs,
     join_runs,
     prediction_powered_mean,
+    rank_intervals,
 )
 from sklearn_faithful.utils._multitest import benjamini_hochberg, holm
 
@@ -639,3 +640,50 @@ def test_where_filters_each_run_before_the_join(tmp_path, capsys, logs):
         assert payload["comparison"]["runs"][0]["mean"] == pytest.approx(want)
     err = error(capsys, ["eval-logs", *paths, *argv, "--where", "passage=p02"])
     assert "--where passage=p01 and --where passage=p02" in err
+
+
+def test_ranks_are_the_python_apis_in_text_json_and_a_plot(tmp_path, logs):
+    pytest.importorskip("matplotlib")
+    paths = _write_runs(tmp_path, logs)
+    png = tmp_path / "ranks.png"
+    argv = ["eval-logs", *paths, "--on-duplicate", "repeats", "--ranks", *FAST,
+            "--random-state", "3", "--confidence-level", "0.9"]  # fmt: skip
+    payload = _payload([*argv, "--plot", str(png), "--plot-kind", "ranks"])
+    table = join_runs(
+        {
+            f"run{n}": {k: [r[k] for r in recs] for k in ("id", "score")}
+            for n, recs in logs.items()
+        },
+        on_duplicate="repeats",
+    )
+    expected = rank_intervals(
+        table, confidence_level=0.9, n_resamples=199, random_state=3
+    )
+    assert payload["ranks"] == json.loads(json.dumps(expected.to_dict()))
+    assert payload["signature"]["ranks"] is True
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code, out = run_main(argv)
+    assert code == 0 and expected.summary() in out
+
+
+@pytest.mark.parametrize(
+    "extra, words",
+    [
+        ([], "--ranks would have no effect"),
+        (["--human-field", "human"], "--ranks would have no effect"),
+    ],
+)
+def test_ranks_refuse_one_run(tmp_path, capsys, extra, words):
+    path = write_log(tmp_path / "j.jsonl", judged_log(n_items=60, n_human=20))
+    assert main(["eval-logs", path, "--ranks", *extra]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_plot_kind_ranks_needs_ranks(tmp_path, capsys, logs):
+    paths = _write_runs(tmp_path, logs)
+    argv = ["eval-logs", *paths, "--on-duplicate", "repeats", "--plot",
+            str(tmp_path / "r.png"), "--plot-kind", "ranks", *FAST]  # fmt: skip
+    assert main(argv) == 2
+    assert "--plot-kind ranks draws the rank sets of --ranks" in (
+        capsys.readouterr().err
+    )

@@ -7,6 +7,8 @@ import sys
 import pytest
 
 from sklearn_faithful.agreement._options import LEVELS, PAIR_COEFFICIENTS
+from sklearn_faithful.battles._options import SCALES as BATTLE_SCALES
+from sklearn_faithful.battles._options import TIES as BATTLE_TIES
 from sklearn_faithful.cli import _main, main
 from sklearn_faithful.comparison._options import CORRELATIONS
 from sklearn_faithful.comparison._options import METRICS as BAYES_METRICS
@@ -99,7 +101,9 @@ def test_choices_are_the_rooms_lists():
     assert choices.pop(("eval-logs", "--method")) == EVAL_LOGS_METHODS
     assert choices.pop(("eval-logs", "--correction")) == (*CORRECTIONS, "none")
     assert choices.pop(("eval-logs", "--interval")) == INTERVALS
-    assert choices.pop(("eval-logs", "--plot-kind")) == ("runs", "pairs")
+    assert choices.pop(("eval-logs", "--plot-kind")) == ("runs", "pairs", "ranks")
+    assert choices.pop(("battles", "--ties")) == BATTLE_TIES
+    assert choices.pop(("battles", "--scale")) == BATTLE_SCALES
     # the calibration room's lists, which tests/cli/test_calibration.py checks
     for option in ("--method", "--norm", "--strategy", "--multi-class",
                    "--interval", "--test"):  # fmt: skip

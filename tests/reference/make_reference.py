@@ -2,7 +2,7 @@
 
 The tests that check this package against statsmodels, mlxtend, baycomp,
 ppi_py, krippendorff, irrCAC, uncertainty-calibration, relplot,
-model-diagnostics and netcal take the ``reference`` fixture of
+model-diagnostics, netcal and choix take the ``reference`` fixture of
 ``tests/conftest.py``. Their ``[live]`` variants (marked ``crosscheck``) call
 the library; their ``[stored]`` variants read what it returned from the
 ``*.json`` files beside this script, one per test module. This script runs
@@ -36,7 +36,7 @@ releases that produced it; the files in the repository were made with Python
 3.11.7, numpy 2.4.6, scipy 1.17.1, scikit-learn 1.9.1, statsmodels 0.15.0,
 mlxtend 0.25.0, baycomp 1.0.3, ppi-python 0.2.3, krippendorff 0.9.0,
 irrCAC 0.4.4, uncertainty-calibration 0.1.4, relplot 1.0.3,
-model-diagnostics 1.5.0 and netcal 1.4.0.
+model-diagnostics 1.5.0, netcal 1.4.0 and choix 0.4.1.
 """
 
 import importlib.util
@@ -66,6 +66,7 @@ LIBRARIES = (
     "relplot",
     "model-diagnostics",
     "netcal",
+    "choix",
 )
 
 
