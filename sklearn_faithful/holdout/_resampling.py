@@ -1300,7 +1300,7 @@ def bootstrap_confidence_interval(
         Interval type. ``"jackknife-bm"`` (accuracy with ``groups`` only)
         draws no resample: the mean of the items' 0/1 scores, the
         delete-one-cluster jackknife standard error and Student's t on Bell
-        and McCaffrey's degrees of freedom (:ref:`formulas-cr2`), the
+        and McCaffrey's degrees of freedom (:ref:`the formulas <formulas-cr2>`), the
         interval :func:`~sklearn_faithful.eval_logs.compare_runs` prints
         for each run. It covered more than the cluster bootstrap in every
         simulated setting, but under 93% below about 30 clusters, where it
