@@ -13,8 +13,9 @@ clusters (passages) or none. Per setting, with Monte-Carlo standard errors
    marginal sets, and of Bonferroni's simultaneous sets (``bonf``): the
    same counting of the runs significantly better and worse, from pairwise
    intervals ``d +- z_{1 - alpha / (2 m)} s``, ``m = K (K - 1) / 2``, with
-   ``s`` the same bootstrap standard error (the claim: step-down max-t is
-   narrower), and Bonferroni's coverage.
+   ``s`` the same cluster-robust standard error (the claim: step-down max-t
+   is narrower), and Bonferroni's coverage; ``bonf t`` the same with
+   Student's quantile of G - 1 (unclustered: n - 1) degrees of freedom.
 
 Data. Run k's score of item i is ``1{z_ki < Phi^-1(p_k)}``, so its true
 mean is exactly ``p_k``: ``z_ki = sqrt(0.5) w_i + sqrt(0.5) eps_ki`` with
@@ -40,7 +41,10 @@ from 0.60 to 0.80, G = 60 clusters of geometric sizes of mean 15;
 unclustered items.
 
 999 resamples per call (the package's default is 9999). 1000 replicates per
-setting. Seeded (``SeedSequence([20270039, crc32(setting), rep])``: a
+setting asked, 500 run (``--reps 500``; it resumes). The sets are the
+studentized bootstrap's (bootstrap-t); ``--fixed-se`` tables the runs of the
+earlier fixed bootstrap standard error (``sim_ranks_fixed_se*.jsonl``).
+Seeded (``SeedSequence([20270039, crc32(setting), rep])``: a
 replicate is the same whatever the total) and resumable: chunks of 100
 replicates are appended to ``benchmarks/results/sim_ranks.jsonl``
 (``sim_ranks_held_back.jsonl``). ``--rst FILE`` writes the docs' table.
@@ -52,7 +56,6 @@ Run::
 """
 
 import argparse
-import functools
 import json
 import os
 import time
@@ -62,8 +65,7 @@ import numpy as np
 from scipy import stats
 
 from sklearn_faithful.eval_logs import rank_intervals
-from sklearn_faithful.eval_logs._ranks import _means_block, _rank_resampler
-from sklearn_faithful.holdout._fast_metrics import run_resamples
+from sklearn_faithful.eval_logs._ranks import _pair_se, _rank_resampler
 
 SEED = 20270039
 N_RESAMPLES = 999
@@ -130,39 +132,46 @@ def run_rep(name, s, rep):
     high = np.array([r["high"] for r in res.ranks])
     slow = np.array([r["simultaneous_low"] for r in res.ranks])
     shigh = np.array([r["simultaneous_high"] for r in res.ranks])
-    # Bonferroni from the same bootstrap (the same seed draws the same means)
+    # Bonferroni on pairwise intervals d +- q s, s the same cluster-robust
+    # standard error, q normal (bonf) or Student's with G - 1 (n - 1)
+    # degrees of freedom (bonf_t)
     x = scores.astype(float)
     codes = None if groups is None else (groups, int(groups.max()) + 1)
-    boot = run_resamples(
-        functools.partial(_means_block, resampler=_rank_resampler(x, codes)),
-        np.random.default_rng(seed),
-        N_RESAMPLES,
-    )
+    (totals,) = _rank_resampler(x, codes).totals()
+    se_of = _pair_se(totals, k)
+    sd = np.concatenate([se_of(a) for a in range(k)])
     means = x.mean(axis=0)
     d = means[:, None] - means[None, :]
-    sd = np.stack([np.std(boot[:, [a]] - boot, axis=0, ddof=1) for a in range(k)])
-    z = stats.norm.ppf(1 - (1 - LEVEL) / (k * (k - 1)))
-    blow, bhigh = _counted((d - z * sd > 0) & ~np.eye(k, dtype=bool), k)
+    tail = (1 - LEVEL) / (k * (k - 1))
+    bonf = {}
+    for key, q in (
+        ("bonf", stats.norm.isf(tail)),
+        ("bonf_t", stats.t.isf(tail, (x.shape[0] if codes is None else codes[1]) - 1)),
+    ):
+        blow, bhigh = _counted((d - q * sd > 0) & ~np.eye(k, dtype=bool), k)
+        bonf[key] = bool(((blow <= truth) & (truth <= bhigh)).all())
+        bonf[f"w_{key}"] = float(np.mean(bhigh - blow))
     return {
         "simul": bool(((slow <= truth) & (truth <= shigh)).all()),
         "marg": ((low <= truth) & (truth <= high)).astype(int).tolist(),
-        "bonf": bool(((blow <= truth) & (truth <= bhigh)).all()),
         "w_simul": float(np.mean(shigh - slow)),
         "w_marg": float(np.mean(high - low)),
-        "w_bonf": float(np.mean(bhigh - blow)),
+        **bonf,
     }
 
 
-def _path(held):
+def _path(held, tag=""):
+    """The results file; ``tag="_fixed_se"`` holds the runs before the
+    bootstrap-t (a fixed bootstrap standard error), kept for the record."""
     return os.path.join(
-        HERE, "results", f"sim_ranks{'_held_back' if held else ''}.jsonl"
+        HERE, "results", f"sim_ranks{tag}{'_held_back' if held else ''}.jsonl"
     )
 
 
-def load(held):
+def load(held, tag=""):
     done = {}
-    if os.path.exists(_path(held)):
-        with open(_path(held)) as f:
+    if os.path.exists(_path(held, tag)):
+        with open(_path(held, tag)) as f:
             for line in f:
                 row = json.loads(line)
                 done[(row["setting"], row["chunk"])] = row
@@ -187,10 +196,12 @@ def run(settings, reps, held):
                 "reps": len(rows),
                 "simul": sum(r["simul"] for r in rows),
                 "bonf": sum(r["bonf"] for r in rows),
+                "bonf_t": sum(r["bonf_t"] for r in rows),
                 "marg": np.sum([r["marg"] for r in rows], axis=0).tolist(),
                 "w_simul": sum(r["w_simul"] for r in rows),
                 "w_marg": sum(r["w_marg"] for r in rows),
                 "w_bonf": sum(r["w_bonf"] for r in rows),
+                "w_bonf_t": sum(r["w_bonf_t"] for r in rows),
             }
             with open(_path(held), "a") as f:
                 f.write(json.dumps(out) + "\n")
@@ -203,8 +214,17 @@ def _se(p, n):
     return 100 * np.sqrt(p * (1 - p) / n)
 
 
-def table(settings, held):
-    done = load(held)
+def _bonf_t(rows, n):
+    """The Student-t Bonferroni columns (absent from the fixed-s.e. runs)."""
+    if any("bonf_t" not in r for r in rows):
+        return ("-", "-")
+    cover = sum(r["bonf_t"] for r in rows) / n
+    width = sum(r["w_bonf_t"] for r in rows) / n
+    return (f"{width:.2f}", f"{100 * cover:.1f} ({_se(cover, n):.1f})")
+
+
+def table(settings, held, tag=""):
+    done = load(held, tag)
     lines = []
     for name in settings:
         rows = [r for (s, _), r in sorted(done.items()) if s == name]
@@ -227,6 +247,7 @@ def table(settings, held):
                 f"{sum(r['w_simul'] for r in rows) / n:.2f}",
                 f"{sum(r['w_bonf'] for r in rows) / n:.2f}",
                 f"{100 * bonf:.1f} ({_se(bonf, n):.1f})",
+                *_bonf_t(rows, n),
             )
         )
     return lines
@@ -243,6 +264,8 @@ HEAD = (
     "width simul.",
     "width Bonf.",
     "Bonf. cover %",
+    "width Bonf. t",
+    "Bonf. t cover %",
 )
 
 
@@ -274,11 +297,17 @@ def main():
     parser.add_argument("--held-back", action="store_true")
     parser.add_argument("--no-run", action="store_true")
     parser.add_argument("--rst", help="also write the docs' table to this file")
+    parser.add_argument(
+        "--fixed-se",
+        action="store_true",
+        help="table the runs before the bootstrap-t (no run)",
+    )
     args = parser.parse_args()
     settings = HELD_BACK if args.held_back else SETTINGS
-    if not args.no_run:
+    tag = "_fixed_se" if args.fixed_se else ""
+    if not (args.no_run or args.fixed_se):
         run(settings, args.reps, args.held_back)
-    text = rst(table(settings, args.held_back), args.held_back)
+    text = rst(table(settings, args.held_back, tag), args.held_back)
     print(text)
     if args.rst:
         with open(args.rst, "w") as f:

@@ -45,6 +45,7 @@ from sklearn_faithful.eval_logs import (
     join_runs,
     prediction_powered_mean,
     rank_intervals,
+    suite_scores,
 )
 from sklearn_faithful.gate import (
     AccuracyRegressionTest,
@@ -407,6 +408,25 @@ def test_rank_sets_of_runs():
     assert sets["D"] == (1, 1) and sets["A"] == (4, 4)
     for r in res.ranks:
         assert r["simultaneous_low"] <= r["low"] <= r["rank"] <= r["high"]
+
+
+# -- What is a suite's score over tasks, and is B better on the suite? --------
+
+
+@runs("sklearn_faithful.eval_logs.suite_scores")
+def test_suite_of_tasks():
+    rng = np.random.default_rng(0)
+    tasks = np.repeat(["small", "medium", "large"], [40, 120, 400])
+    runs = {
+        name: (rng.random(tasks.size) < p).astype(int)
+        for name, p in (("A", 0.6), ("B", 0.75))
+    }
+    res = suite_scores(runs, tasks=tasks, random_state=0)
+    assert res.weighting == "task" and res.n_resamples == 9999
+    assert res.confidence_level == 0.95 and res.correction == "holm"
+    task_means = [np.mean(runs["A"][tasks == t]) for t in ("large", "medium", "small")]
+    assert res.runs[0]["score"] == pytest.approx(np.mean(task_means))
+    assert res.pairs[0]["difference"] > 0 and res.pairs[0]["pvalue"] < 0.05
 
 
 # -- Who wins the pairwise battles? ------------------------------------------

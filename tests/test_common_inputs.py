@@ -244,6 +244,12 @@ ENTRIES = {
         ("runs['A']",),
         lambda s: sf.rank_intervals({"A": s, "B": s}, **SEED),
     ),
+    # two tasks of alternate items
+    "suite_scores": (
+        "scores",
+        ("runs['A']",),
+        lambda s: sf.suite_scores({"A": s}, tasks=np.arange(len(s)) % 2, **SEED),
+    ),
     "BlockRegularized3x2CV": (
         "split",
         ("y",),
@@ -270,6 +276,7 @@ NOT_DATA = {
     "RunTable": "a result, built by join_runs",
     "RunComparisonResult": "a result",
     "RankIntervalsResult": "a result",
+    "SuiteScoresResult": "a result",
     "PredictionPoweredMeanResult": "a result",
     "__version__": "a string",
     "AccuracyRegressionTest": None,  # in ENTRIES
@@ -509,7 +516,7 @@ BAD_LABELS = {"probabilities as labels": lambda y: np.linspace(0.01, 0.99, len(y
 # be whole numbers: only their per-split ratios enter.
 WEIGHTED_COUNTS = {"paired_bayes_test"}
 # Functions whose 2-D scores are valid: an item's repeated samples.
-TAKES_REPEATS = {"compare_runs", "rank_intervals"}
+TAKES_REPEATS = {"compare_runs", "rank_intervals", "suite_scores"}
 
 
 def _bad_cases():

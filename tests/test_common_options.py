@@ -58,7 +58,10 @@ CONDITIONAL = {"on_missing", "on_duplicate", "long", "interval"}
 STOPS = {("eval-logs", "missing"), ("eval-logs", "repeated")}
 
 # what an option with choices needs beside it to act at all
-NEEDS = {"model_coefficient": ["--model-coder", "ann2"]}
+NEEDS = {
+    "model_coefficient": ["--model-coder", "ann2"],
+    "suite_weighting": ["--task-field", "passage"],
+}
 
 
 def _files(d):
@@ -262,6 +265,7 @@ def _values(f):
         "reference": ["--reference", "s1"],
         "ridge": ["--ridge", "0.5"],
         "ranks": ["--ranks"],
+        "task_field": ["--task-field", "passage"],
         "plan": ["--plan", "0.05"],
     }  # fmt: skip
 

@@ -282,6 +282,12 @@ def _instances():
         PUBLIC["RankIntervalsResult"]: PUBLIC["rank_intervals"](
             {"a": split_a, "b": split_b}, n_resamples=99, random_state=0
         ),
+        PUBLIC["SuiteScoresResult"]: PUBLIC["suite_scores"](
+            {"a": split_a, "b": split_b},
+            tasks=np.arange(len(split_a)) % 2,
+            n_resamples=99,
+            random_state=0,
+        ),
         PUBLIC["PairedTestResult"]: PUBLIC["paired_bootstrap_test"](
             labels, labels[::-1], labels[1:] + [1], n_resamples=99, random_state=0
         ),

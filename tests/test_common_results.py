@@ -55,6 +55,7 @@ from sklearn_faithful.eval_logs import (
     join_runs,
     prediction_powered_mean,
     rank_intervals,
+    suite_scores,
 )
 from sklearn_faithful.gate import AccuracyRegressionTest, plan_paired_comparison
 from sklearn_faithful.holdout import (
@@ -243,6 +244,15 @@ BUILDERS = {
         lambda: [
             rank_intervals({"A": A, "B": B, "Y": Y}, **SEED),
             rank_intervals({"A": A, "B": A}, confidence_level=0.8, **SEED),
+        ],
+    ),
+    "SuiteScoresResult": (
+        "report",
+        lambda: [
+            suite_scores({"A": A, "B": B, "Y": Y}, tasks=np.arange(len(A)) % 3, **SEED),
+            suite_scores(
+                {"A": A}, tasks=np.arange(len(A)) % 2, weighting="item", **SEED
+            ),
         ],
     ),
     "RunTable": (

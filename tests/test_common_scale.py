@@ -420,6 +420,17 @@ CASES = {
         location=r"\.ranks\[\d+\]\['mean'\]",
         data=(ITEMS, ITEMS_B, ITEMS_C),
     ),
+    "suite_scores": Case(
+        lambda c, s: sf.suite_scores(
+            {"A": (ITEMS + s) * c, "B": (ITEMS_B + s) * c, "C": (ITEMS_C + s) * c},
+            tasks=np.arange(40) % 3,
+            **SEED,
+        ),
+        units=r"\.runs\[\d+\]\['(score|low|high|standard_error)'\]"
+        r"|\.pairs\[\d+\]\['(difference|low|high)'\]|\.tasks\[\d+\]\['scores'\]",
+        location=r"\.runs\[\d+\]\['(score|low|high)'\]|\.tasks\[\d+\]\['scores'\]",
+        data=(ITEMS, ITEMS_B, ITEMS_C),
+    ),
     "compare_runs: bootstrap, bca": Case(
         lambda c, s: sf.compare_runs(
             {"A": (ITEMS + s) * c, "B": (ITEMS_B + s) * c},
@@ -641,6 +652,7 @@ NOT_SCALE_FREE = {
             "RegressionCheckResult",
             "RunComparisonResult",
             "RunTable",
+            "SuiteScoresResult",
             "SignTestResult",
         ],
         "a result",

@@ -15,6 +15,7 @@ from sklearn.utils.parallel import Parallel, delayed
 
 from ..utils._compat import HasMethods, Interval, StrOptions, validate_params
 from ..utils._random import _generator
+from ..utils._rank_sets import rank_sets
 from ..utils._results import (
     ConfidenceInterval,
     _level_text,
@@ -248,33 +249,20 @@ def _ranks(ratings):
     return 1 + (ratings[..., None, :] > ratings[..., :, None]).sum(axis=-1)
 
 
-def _rank_sets(theta, draws, confidence_level):
-    """Marginal and simultaneous rank sets from the bootstrap of differences.
+def _rank_sets(theta, draws, confidence_level, step_down=True):
+    """Marginal and simultaneous rank sets, each (n_systems, 2) ``[best, worst]``.
 
-    Mogstad, Romano, Shaikh and Wilhelm (2024), the two-sided max-statistic:
-    system j is surely above i when ``d_ji - c * se_ji > 0`` for all pairs
-    of the family (i's pairs for the marginal set, every pair for the
-    simultaneous one), ``c`` the ``confidence_level`` quantile of the
-    resampled max of ``|d* - d| / se``. The rank set of i is
-    ``[1 + #surely above, k - #surely below]``.
+    Mogstad, Romano, Shaikh and Wilhelm (2024), the two-sided step-down
+    max-t on the bootstrap of the rating differences
+    (:func:`~sklearn_faithful.utils._rank_sets.rank_sets`): system j is
+    surely above i when ``d_ji - c * se_ji > 0``, ``se`` the bootstrap
+    standard error. The rank set of i is ``[1 + #surely above, k - #surely
+    below]``.
     """
-    k = len(theta)
-    diff = theta[:, None] - theta[None, :]  # d_ij = theta_i - theta_j
-    boot = draws[:, :, None] - draws[:, None, :]
-    se = boot.std(axis=0, ddof=1)
-    off = ~np.eye(k, dtype=bool)
-    se = np.where(off & (se > 0), se, np.inf)
-    t = np.abs(boot - diff) / se
-    t[:, ~off] = 0.0
-    c_each = np.quantile(t.max(axis=2), confidence_level, axis=0)
-    c_all = np.quantile(t.max(axis=(1, 2)), confidence_level)
-
-    def sets(c):
-        above = ((-diff - c[:, None] * se) > 0) & off  # j above i
-        below = ((diff - c[:, None] * se) > 0) & off
-        return np.column_stack([1 + above.sum(axis=1), k - below.sum(axis=1)])
-
-    return sets(c_each), sets(np.full(k, c_all))
+    _, marginal, simultaneous = rank_sets(
+        theta, draws, confidence_level=confidence_level, step_down=step_down
+    )
+    return np.column_stack(marginal), np.column_stack(simultaneous)
 
 
 def _rated(k, i, j, w, lost, t):

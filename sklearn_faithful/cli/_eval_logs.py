@@ -19,6 +19,7 @@ from ..eval_logs._options import (
     ON_DUPLICATE,
     ON_MISSING,
     PLOT_KINDS,
+    SUITE_WEIGHTINGS,
 )
 from ._arguments import (
     RAW,
@@ -50,10 +51,11 @@ def _compared(args):
 
 
 def _resampled(args):
-    """Whether anything is resampled: the pairs' tests and intervals, or a
-    run's bootstrap interval."""
+    """Whether anything is resampled: the pairs' tests and intervals, a
+    run's bootstrap interval, or the suite's (``--task-field``)."""
     return _compared(args) or (
-        not _judged(args) and args.interval in ("bca", "percentile")
+        not _judged(args)
+        and (args.interval in ("bca", "percentile") or args.task_field is not None)
     )
 
 
@@ -63,7 +65,8 @@ _COMPARED = Applies(
 _RESAMPLED = Applies(
     _resampled,
     "where something is resampled: two runs or more (the pairs' tests and "
-    "intervals), or one run's --interval bca or percentile; not with "
+    "intervals), or one run's --interval bca or percentile or --task-field; "
+    "not with "
     "--human-field, whose interval is a closed form",
 )
 _NOT_JUDGED = Applies(
@@ -84,6 +87,10 @@ APPLIES = {
     "baseline": _COMPARED,
     "ranks": _COMPARED,
     "interval": _NOT_JUDGED,
+    "task_field": _NOT_JUDGED,
+    "suite_weighting": Applies(
+        lambda a: a.task_field is not None and not _judged(a), "with --task-field"
+    ),
     "cluster_field": _NOT_JUDGED,
     "plot": _NOT_JUDGED,
     "n_resamples": _RESAMPLED,
@@ -118,6 +125,10 @@ examples:
   # each run's rank with its marginal and simultaneous 95% sets, and their plot
   sklearn-faithful eval-logs a.jsonl b.jsonl c.jsonl d.jsonl --ranks \
       --plot ranks.png --plot-kind ranks
+  # a suite: lm-evaluation-harness's records of several tasks in one file
+  # per run, each task equal (--suite-weighting item: each item equal)
+  sklearn-faithful eval-logs a.jsonl b.jsonl --id-field doc_id \
+      --task-field task --score-field acc
   # one run scored by a judge; the records with 'human' were scored by people
   sklearn-faithful eval-logs judged.jsonl --human-field human
 """
@@ -285,6 +296,23 @@ def add_parser(subparsers):
         "samples (inspect_ai's epoch, a seed); an item's records must differ "
         "in it",
     )
+    g.add_argument(
+        "--task-field",
+        metavar="NAME",
+        help="the field of the item's task, for a suite of tasks: an item is "
+        "then the pair (task, id), every run must hold every task, and each "
+        "run's suite score, every pair's difference and the ranks are printed "
+        "(weighted by --suite-weighting), from a bootstrap of the items (whole "
+        "clusters) within each task",
+    )
+    g.add_argument(
+        "--suite-weighting",
+        choices=SUITE_WEIGHTINGS,
+        default=SUITE_WEIGHTINGS[0],
+        help="with --task-field: the suite score is the mean over tasks, each "
+        "task equal (task), or over items, each item equal (item) (default: "
+        f"{SUITE_WEIGHTINGS[0]})",
+    )
     c = p.add_argument_group("comparison")
     c.add_argument(
         "--method",
@@ -408,6 +436,8 @@ def _fields(args):
         fields.setdefault(args.cluster_field, "--cluster-field")
     if args.sample_field is not None:
         fields.setdefault(args.sample_field, "--sample-field")
+    if args.task_field is not None:
+        fields.setdefault(args.task_field, "--task-field")
     optional = ()
     if args.human_field is not None:
         fields[args.human_field] = "--human-field"
@@ -496,6 +526,7 @@ def _log(path, args, fields, optional, where):
     for field, option in (
         (args.cluster_field, "--cluster-field"),
         (args.sample_field, "--sample-field"),
+        (args.task_field, "--task-field"),
     ):
         if field is not None:
             column = _nonempty(path, values[field], place, option)
@@ -540,6 +571,7 @@ def _join(logs, paths, args, **policy):
             score_field=_score_key(args),
             groups_field=args.cluster_field,
             sample_field=args.sample_field,
+            task_field=args.task_field,
             **policy,
         )
     except ValueError as exc:
@@ -589,7 +621,12 @@ def _plot(result, args):
 
 
 def run(args):
-    from ..eval_logs import compare_runs, prediction_powered_mean, rank_intervals
+    from ..eval_logs import (
+        compare_runs,
+        prediction_powered_mean,
+        rank_intervals,
+        suite_scores,
+    )
     from ._io import InputError, check_memory
 
     fields, optional = _fields(args)
@@ -623,7 +660,7 @@ def run(args):
         on_missing=args.on_missing,
         on_duplicate=args.on_duplicate,
     )
-    comparison = ppi = ranks = None
+    comparison = ppi = ranks = suite = None
     plan = None if args.plan is None else plan_runs(table, args)
     if judge:
         ppi = prediction_powered_mean(
@@ -655,6 +692,17 @@ def run(args):
                 n_jobs=args.n_jobs,
             )
             summary += "\n\n" + ranks.summary()
+        if args.task_field is not None:
+            suite = suite_scores(
+                table,
+                weighting=args.suite_weighting,
+                correction=None if args.correction == "none" else args.correction,
+                confidence_level=args.confidence_level,
+                n_resamples=args.n_resamples,
+                random_state=args.random_state,
+                n_jobs=args.n_jobs,
+            )
+            summary += "\n\n" + suite.summary()
         if args.plot is not None:
             _plot(ranks if args.plot_kind == _RANKS_PLOT else comparison, args)
     return header(
@@ -664,6 +712,7 @@ def run(args):
         join=table,
         comparison=comparison,
         ranks=ranks,
+        suite=suite,
         prediction_powered_mean=ppi,
         plan=plan,
         plot=args.plot,
@@ -681,6 +730,10 @@ def run(args):
                     resamples=args.n_resamples,
                     baseline=args.baseline,
                     ranks=args.ranks or None,
+                    task_field=args.task_field,
+                    suite_weighting=(
+                        None if args.task_field is None else args.suite_weighting
+                    ),
                 )
             ),
             level=args.confidence_level,

@@ -46,12 +46,17 @@ class RunTable(_ResultMixin):
         Items left out because some run lacks them (``on_missing="drop"``).
     n_repeated : dict of str to int
         Per run, the ids with more than one record.
+    tasks : ndarray of shape (n_items,) or None
+        Each item's task (``task_field`` of :func:`join_runs`), or None
+        without a task field. With tasks an item is a (task, id) pair: the
+        rows are sorted by task, then id, and one id may be in several tasks.
 
     Notes
     -----
     ``to_dict()`` holds the fields but the arrays, and ``n_items``,
-    ``n_clusters`` and ``records_per_item`` (per run, the ``min`` and
-    ``max`` records of an item).
+    ``n_clusters``, ``n_tasks`` (None without tasks) and
+    ``records_per_item`` (per run, the ``min`` and ``max`` records of an
+    item).
     """
 
     names: list
@@ -62,8 +67,9 @@ class RunTable(_ResultMixin):
     n_missing: dict
     n_dropped: int
     n_repeated: dict
+    tasks: np.ndarray | None = field(default=None, repr=False)
 
-    _not_in_dict = ("ids", "scores", "n_records", "groups")
+    _not_in_dict = ("ids", "scores", "n_records", "groups", "tasks")
 
     @property
     def n_items(self):
@@ -75,10 +81,16 @@ class RunTable(_ResultMixin):
         """Clusters of the items, or None without groups."""
         return None if self.groups is None else int(np.unique(self.groups).size)
 
+    @property
+    def n_tasks(self):
+        """Tasks of the items, or None without tasks."""
+        return None if self.tasks is None else int(np.unique(self.tasks).size)
+
     def _dict_extra(self):
         return {
             "n_items": self.n_items,
             "n_clusters": self.n_clusters,
+            "n_tasks": self.n_tasks,
             "records_per_item": {
                 name: {"min": int(col.min()), "max": int(col.max())}
                 for name, col in zip(self.names, self.n_records.T, strict=True)
@@ -100,6 +112,7 @@ class RunTable(_ResultMixin):
         text = (
             f"{len(self.names)} {runs} ({', '.join(self.names)}) joined by id: "
             f"{self.n_items} items"
+            + ("" if self.tasks is None else f" of {self.n_tasks} tasks")
             + ("" if self.groups is None else f" in {self.n_clusters} clusters")
             + f", {per} record(s) per item and run"
         )
@@ -384,7 +397,7 @@ class _Run:
 
     def __init__(self, name, log, fields, where):
         self.name = name
-        id_field, score_field, groups_field, sample_field = fields
+        id_field, score_field, groups_field, sample_field, task_field = fields
         keep = None
         if where:
             columns = {f: _column(log, name, f, "where") for f in where}
@@ -410,6 +423,11 @@ class _Run:
             self.groups = _check_labels(
                 read(groups_field, "groups_field"), name, groups_field, "a cluster"
             )
+        self.tasks = None
+        if task_field is not None:
+            self.tasks = _check_labels(
+                read(task_field, "task_field"), name, task_field, "a task"
+            )
         self.sample = None
         if sample_field is not None:
             self.sample = _texts(read(sample_field, "sample_field"))
@@ -420,7 +438,8 @@ class _Run:
                     f"row {i} (counting from 0); with sample_field every record "
                     "names its sample (an epoch, a seed)."
                 )
-        used = {id_field, score_field, groups_field, sample_field, *(where or ())}
+        used = {id_field, score_field, groups_field, sample_field, task_field}
+        used |= set(where or ())
         # read only when items repeat (condition): no copy grows with the
         # records otherwise
         self._log, self._keep = log, keep
@@ -554,6 +573,39 @@ def _check_id_kinds(runs, id_field, groups_field):
             run.groups = groups
 
 
+def _task_keys(runs, task_field):
+    """With a task field, an item is the pair (task, id): every run's tasks
+    under the rule of :func:`_labels_as_written`, every task in every run,
+    and each run's ids made (task, id) records (sorted by task, then id)."""
+    joined = _labels_as_written([run.tasks for run in runs])
+    seen = [dict.fromkeys(tasks.tolist()) for tasks in joined]
+    every = dict.fromkeys(t for tasks in seen for t in tasks)
+    for run, has in zip(runs, seen, strict=True):
+        lacks = [t for t in every if t not in has]
+        if lacks:
+            holder = next(
+                r.name for r, h in zip(runs, seen, strict=True) if lacks[0] in h
+            )
+            more = f" (it lacks {len(lacks)} tasks: {_examples(lacks)})" * (
+                len(lacks) > 1
+            )
+            raise ValueError(
+                f"logs[{run.name!r}] has no record of the task {_show(lacks[0])} "
+                f"(task_field={task_field!r}), which logs[{holder!r}] "
+                f"holds{more}. A suite compares runs on the same tasks: give "
+                "every run's records of every task, or remove the task from "
+                "every log."
+            )
+    dtype = [
+        ("task", np.result_type(*joined)),
+        ("id", np.result_type(*[run.ids for run in runs])),
+    ]
+    for run, tasks in zip(runs, joined, strict=True):
+        key = np.empty(run.ids.shape[0], dtype=dtype)
+        key["task"], key["id"] = tasks, run.ids
+        run.ids = key
+
+
 def _missing_error(runs, union, present, id_field):
     parts = []
     for run, has in zip(runs, present.T, strict=True):
@@ -609,6 +661,7 @@ def _item_groups(runs, union, keep, groups_field):
         "on_duplicate": [StrOptions(set(ON_DUPLICATE))],
         "sample_field": [str, None],
         "where": [dict, None],
+        "task_field": [str, None],
     },
     prefer_skip_nested_validation=True,
 )
@@ -622,6 +675,7 @@ def join_runs(
     on_duplicate="error",
     sample_field=None,
     where=None,
+    task_field=None,
 ):
     """Join per-item score logs of several runs on the items' ids.
 
@@ -676,6 +730,14 @@ def join_runs(
         ``1`` and ``"1"``, not ``1.0``; ``True`` matches ``true``. A record
         without the field, or a filter that keeps no record, is an error
         naming the values seen.
+    task_field : str, default=None
+        The field of the item's task, for a suite of tasks
+        (:func:`suite_scores`): an item is then the pair (task, id), so one
+        id may be in several tasks (lm-evaluation-harness numbers each
+        task's ``doc_id`` from 0), and the table's ``tasks`` holds each
+        item's task. A task that one run has and another lacks stops the
+        join, whatever ``on_missing``, with the task and the runs named:
+        dropping a whole task would change the suite.
 
     Returns
     -------
@@ -726,11 +788,13 @@ def join_runs(
                 f"where[{key!r}] is {value!r}; where maps field names to the "
                 "value a record must hold: a string, a number or a boolean."
             )
-    fields = (id_field, score_field, groups_field, sample_field)
+    fields = (id_field, score_field, groups_field, sample_field, task_field)
     runs = []
     for name, log in logs.items():  # a loop, not a comprehension: stacklevel
         runs.append(_Run(str(name), log, fields, where))
     _check_id_kinds(runs, id_field, groups_field)
+    if task_field is not None:
+        _task_keys(runs, task_field)
     n_repeated = {}
     for run in runs:
         run.index(id_field)
@@ -790,13 +854,17 @@ def join_runs(
     groups = None
     if groups_field is not None:
         groups = _item_groups(runs, union, keep, groups_field)
+    ids, tasks = union[keep], None
+    if task_field is not None:
+        ids, tasks = ids["id"], ids["task"]
     return RunTable(
         names=[run.name for run in runs],
-        ids=union[keep],
+        ids=ids,
         scores=scores,
         n_records=n_records,
         groups=groups,
         n_missing=n_missing,
         n_dropped=int((~keep).sum()),
         n_repeated=n_repeated,
+        tasks=tasks,
     )

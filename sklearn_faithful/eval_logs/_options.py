@@ -26,3 +26,7 @@ INTERVALS = ("jackknife-bm", "jackknife-t", "bca", "percentile")
 
 # ``kind`` of RunComparisonResult.plot: each run's mean, or each pair's difference
 PLOT_KINDS = ("runs", "pairs")
+
+# ``weighting`` of suite_scores: the mean over tasks (each task equal) or over
+# items (each item equal, so large tasks weigh more)
+SUITE_WEIGHTINGS = ("task", "item")

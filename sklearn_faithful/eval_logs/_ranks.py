@@ -4,8 +4,9 @@ Mogstad, Romano, Shaikh and Wilhelm's (2024) sets: a run's rank is 1 plus the
 number of runs of a higher mean; the runs significantly better and worse than
 it, by simultaneous intervals of the paired differences of means, bound it.
 The critical values come from the paired bootstrap of all runs' means at once
-(whole items, or whole clusters), drawn by the holdout room's engine
-(formulas page, "Rank sets").
+(whole items, or whole clusters), drawn by the holdout room's engine,
+each resample studentized by its own standard errors (the bootstrap-t;
+``utils/_rank_sets.py`` builds the sets; formulas page, "Rank sets").
 """
 
 import functools
@@ -17,125 +18,97 @@ from ..holdout._fast_metrics import Resampler, cluster_sums, run_resamples
 from ..holdout._resampling import _RESAMPLING_CONSTRAINTS, _check_groups
 from ..utils._compat import HasMethods, validate_params
 from ..utils._random import _generator
+from ..utils._rank_sets import rank_sets
 from ..utils._results import _level_text, _ResultMixin, _text_table
 from ..utils._validation import check_matplotlib
 from ._compare import _centred, _runs_matrix
 from ._join import RunTable
 
 
-def _means_block(rng, size, *, resampler):
-    """The means of every run on ``size`` bootstrap resamples, (size, n_runs).
-
-    The features are each unit's sums of every run's scores and its number
-    of items (last column): a mean is ``sum(scores) / n_items``.
-    """
-    return np.concatenate(
-        [s[:, :-1] / s[:, -1:] for (s,) in resampler.bootstrap(rng, size)]
-    )
+def _sums_block(rng, size, *, resampler):
+    """The sums of every unit feature on ``size`` bootstrap resamples."""
+    return np.concatenate([s for (s,) in resampler.bootstrap(rng, size)])
 
 
 def _rank_resampler(scores, groups):
-    """A :class:`Resampler` of every run's sums, one feature matrix for all.
+    """A :class:`Resampler` of the features of every run's mean and of the
+    standard error of every pair's difference, one matrix for all.
 
+    A unit (an item, or a cluster: ``cluster_sums``) has the sums ``S`` of
+    every run's scores, its number of items ``n``, the residuals ``e = S -
+    m n`` from the runs' means ``m``, and ``e n``, ``n^2`` and every
+    product ``e_a e_b`` (``a <= b``): a resample's sums of these give its
+    means and its cluster-robust standard errors (:func:`_pair_se`).
     Without clusters the units are the distinct rows of scores (cells of
     identical items, drawn multinomially: equal in distribution to drawing
-    the items); with clusters, each cluster's sums (``cluster_sums``).
+    the items).
     """
-    n = scores.shape[0]
+    n_items, k = scores.shape
+    means = scores.mean(axis=0)
+    counts = None
     if groups is None:
-        rows, counts = np.unique(scores, axis=0, return_counts=True)
-        return Resampler([np.column_stack([rows, np.ones(rows.shape[0])])], counts)
-    features = cluster_sums([np.column_stack([scores, np.ones(n)])], *groups)
-    return Resampler([np.asarray(f) for f in features])
+        sums, counts = np.unique(scores, axis=0, return_counts=True)
+        sizes = np.ones(sums.shape[0])
+    else:
+        (both,) = cluster_sums([np.column_stack([scores, np.ones(n_items)])], *groups)
+        both = np.asarray(both)
+        sums, sizes = both[:, :-1], both[:, -1]
+    e = sums - means * sizes[:, None]
+    upper = np.triu_indices(k)
+    features = np.column_stack(
+        [sums, sizes, e, e * sizes[:, None], sizes**2, e[:, upper[0]] * e[:, upper[1]]]
+    )
+    return Resampler([features], counts)
 
 
-def _studentized(means, boot, sd, a):
-    """Run ``a``'s pairs ``(a, b)``: the bootstrap deviations of ``m_a - m_b``
-    over their standard errors ``sd[a, b]``, (n_resamples, n_runs).
+def _pair_se(sums, k):
+    """From sums of the unit features (rows of resamples), ``se_of(a)``: the
+    standard errors of the differences of means ``(a, b)``, (rows, K).
 
-    A pair of no spread (two runs equal on every unit) deviates by 0.
+    A pair's units have the residuals ``E = e_a - e_b`` and the resample's
+    mean residual ``delta = sum(E) / N``, ``N = sum(n)``; its variance is
+    ``sum((E - delta n)^2) / N^2 = (sum(E^2) - 2 delta sum(E n) + delta^2
+    sum(n^2)) / N^2`` (eq. RK-1, the cluster-robust variance of a mean).
     """
-    deviation = (boot[:, [a]] - boot) - (means[a] - means)
-    t = np.zeros_like(deviation)
-    np.divide(deviation, sd[a], out=t, where=sd[a] > 0)
-    return t
+    size, resid = sums[:, k], sums[:, k + 1 : 2 * k + 1]
+    resid_n, size2 = sums[:, 2 * k + 1 : 3 * k + 1], sums[:, 3 * k + 1]
+    upper = np.triu_indices(k)
+    column = np.empty((k, k), dtype=int)
+    column[upper] = column[upper[::-1]] = 3 * k + 2 + np.arange(upper[0].size)
+    square = sums[:, column[np.arange(k), np.arange(k)]]
+
+    def se_of(a):
+        delta = (resid[:, [a]] - resid) / size[:, None]
+        ee = square[:, [a]] - 2 * sums[:, column[a]] + square
+        var = ee - 2 * delta * (resid_n[:, [a]] - resid_n) + delta**2 * size2[:, None]
+        return np.sqrt(np.maximum(var, 0.0)) / size[:, None]
+
+    return se_of
 
 
-def _stepdown(t_of, estimate, sd, active, level):
-    """The pairs of a family found significantly positive, by the step-down max-t.
+def _rank_bootstrap(scores, groups, random_state, n_resamples, n_jobs=None, verbose=0):
+    """The runs' means and their bootstrap: ``(means, boot, se, boot_se)``.
 
-    The family is in blocks: ``t_of(i)`` gives block ``i``'s studentized
-    bootstrap deviations (n_resamples, P_i), and ``estimate[i]``, ``sd[i]``
-    and ``active[i]`` its differences, standard errors and the pairs in the
-    family (both orders of a pair: the family is two-sided). The critical
-    value ``c`` is the ``level`` quantile of the bootstrap maximum over the
-    pairs not yet rejected; a pair whose lower bound ``estimate - c sd``
-    exceeds 0 is rejected, and ``c`` is recomputed over the rest until
-    nothing new is rejected (Romano and Wolf's step-down; Mogstad et al.,
-    Algorithm 3.1 and Remark 3.3). Returns the rejected pairs, per block.
+    ``se`` (K, K) holds the cluster-robust standard errors of the pairs'
+    differences, ``boot_se(a)`` each resample's own (the bootstrap-t of
+    :func:`~sklearn_faithful.utils._rank_sets.rank_sets`).
     """
-    active = [m.copy() for m in active]
-    rejected = [np.zeros_like(m) for m in active]
-    while any(m.any() for m in active):
-        largest = np.full(t_of(0).shape[0], -np.inf)
-        for i, m in enumerate(active):
-            if m.any():
-                largest = np.maximum(largest, t_of(i)[:, m].max(axis=1))
-        # a critical value below 0 would reject differences of the wrong sign
-        critical = max(float(np.quantile(largest, level)), 0.0)
-        new = [
-            m & (e - critical * s > 0)
-            for m, e, s in zip(active, estimate, sd, strict=True)
-        ]
-        if not any(n.any() for n in new):
-            break
-        for m, r, n in zip(active, rejected, new, strict=True):
-            r |= n
-            m &= ~n
-    return rejected
-
-
-def _rank_sets(means, boot, level):
-    """Observed ranks, marginal and simultaneous sets of every run.
-
-    Returns ``rank``, ``(low, high)`` of the marginal sets and of the
-    simultaneous ones, integer arrays. A run's set is ``[1 + N-, K - N+]``
-    with ``N-`` the runs significantly better and ``N+`` those significantly
-    worse (Mogstad et al., eq. 3.3): the marginal set of run ``j`` from the
-    family of its ``K - 1`` pairs, the simultaneous sets from the family of
-    all pairs.
-    """
-    k = means.shape[0]
-    sd = np.stack([np.std(boot[:, [a]] - boot, axis=0, ddof=1) for a in range(k)])
-    rank = 1 + (means[None, :] > means[:, None]).sum(axis=1)
-    others = ~np.eye(k, dtype=bool)
-    # all pairs: block a holds the pairs (a, b), computed again at each step
-    # rather than held (n_resamples x K^2 values)
-    better = np.stack(
-        _stepdown(
-            lambda a: _studentized(means, boot, sd, a),
-            means[:, None] - means[None, :],
-            sd,
-            others,
-            level,
-        )
-    )  # better[a, b]: a significantly above b
-    simultaneous = (1 + better.sum(axis=0), k - better.sum(axis=1))
-    low, high = np.empty(k, dtype=int), np.empty(k, dtype=int)
-    for j in range(k):
-        # run j's pairs, both orders: (j, b) and (b, j) = -(j, b)
-        t = _studentized(means, boot, sd, j)
-        t = np.hstack([t, -t])
-        estimate = np.concatenate([means[j] - means, means - means[j]])
-        (found,) = _stepdown(
-            lambda _, t=t: t,
-            [estimate],
-            [np.concatenate([sd[j], sd[j]])],
-            [np.concatenate([others[j], others[j]])],
-            level,
-        )
-        low[j], high[j] = 1 + found[k:].sum(), k - found[:k].sum()
-    return rank, (low, high), simultaneous
+    k = scores.shape[1]
+    resampler = _rank_resampler(scores, groups)
+    (totals,) = resampler.totals()
+    sums = run_resamples(
+        functools.partial(_sums_block, resampler=resampler),
+        _generator(random_state),
+        n_resamples,
+        n_jobs=n_jobs,
+        verbose=verbose,
+        name="rank_intervals",
+    )
+    se_of = _pair_se(totals, k)
+    se = np.concatenate([se_of(a) for a in range(k)])
+    means = totals[0, :k] / totals[0, k]
+    boot = sums[:, :k] / sums[:, [k]]
+    return means, boot, se, _pair_se(sums, k)
 
 
 @dataclass(frozen=True)
@@ -340,9 +313,12 @@ def rank_intervals(
     error rate) give the negated scores.
 
     Every pair's difference of means ``d_jk`` gets a lower bound ``d_jk - c
-    s_jk``, with ``s_jk`` the bootstrap standard error of the difference and
-    ``c`` the ``confidence_level`` quantile of the bootstrap maximum of
-    ``(d*_jk - d_jk) / s_jk`` over the pairs of the family, both orders; a
+    s_jk``, with ``s_jk`` the cluster-robust standard error of the
+    difference and ``c`` the ``confidence_level`` quantile of the bootstrap
+    maximum of ``(d*_jk - d_jk) / s*_jk`` over the pairs of the family, both
+    orders, ``s*_jk`` each resample's own standard error (the studentized
+    bootstrap, bootstrap-t: with 40 clusters and equal runs a fixed ``s_jk``
+    covered only 87%); a
     run is significantly better than another when the bound exceeds 0, and
     the critical value is recomputed over the pairs left until no new one is
     (the step-down). Run ``j``'s set is ``[1 + N-_j, K - N+_j]``, with
@@ -384,19 +360,11 @@ def rank_intervals(
         )
     checked = _check_groups(groups, n_items, stacklevel=4)
     exponent, centre, scores = _centred(scores)
-    resampler = _rank_resampler(scores, checked)
-    (totals,) = resampler.totals()
-    means = totals[0, :-1] / totals[0, -1]
-    boot = run_resamples(
-        functools.partial(_means_block, resampler=resampler),
-        _generator(random_state),
-        n_resamples,
-        n_jobs=n_jobs,
-        verbose=verbose,
-        name="rank_intervals",
+    means, boot, se, boot_se = _rank_bootstrap(
+        scores, checked, random_state, n_resamples, n_jobs, verbose
     )
-    rank, (low, high), (simul_low, simul_high) = _rank_sets(
-        means, boot, confidence_level
+    rank, (low, high), (simul_low, simul_high) = rank_sets(
+        means, boot, se, boot_se, confidence_level=confidence_level
     )
     rows = [
         {

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from sklearn_faithful.battles import BradleyTerryResult, bradley_terry
+from sklearn_faithful.battles._bradley_terry import _rank_sets
 
 from ._battles import arena
 
@@ -54,6 +55,30 @@ def test_tie_bothbad_is_a_tie_unless_mapped():
         np.column_stack([A, B, bothbad]), winner_codes={"tie (bothbad)": "drop"}, **SEED
     )
     assert dropped.n_battles < base.n_battles
+
+
+def test_step_down_rank_sets_lie_within_the_single_step_ones():
+    # the step-down recomputes the critical value over the pairs left: its
+    # sets lie within the single-step ones, and are narrower in some data
+    rng = np.random.default_rng(0)
+    narrower = 0
+    for _ in range(30):
+        k = int(rng.integers(3, 9))
+        theta = np.sort(rng.normal(0, 0.3, k))
+        draws = theta + rng.normal(0, 0.1, (199, k)) * rng.uniform(0.5, 2, k)
+        down = _rank_sets(theta, draws, 0.95)
+        single = _rank_sets(theta, draws, 0.95, step_down=False)
+        for d, s in zip(down, single, strict=True):
+            assert np.all(d[:, 0] >= s[:, 0]) and np.all(d[:, 1] <= s[:, 1])
+        narrower += any(
+            not np.array_equal(d, s) for d, s in zip(down, single, strict=True)
+        )
+    assert narrower > 0
+    # a fit's sets are the step-down ones of its own bootstrap (any scale)
+    res = bradley_terry(np.column_stack([A, B, WINNER]), scale="elo", **SEED)
+    down = _rank_sets(res.ratings, res.bootstrap_distribution, 0.95)
+    np.testing.assert_array_equal(down[0], res.rank_sets)
+    np.testing.assert_array_equal(down[1], res.simultaneous_rank_sets)
 
 
 def test_result_is_consistent():

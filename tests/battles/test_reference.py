@@ -38,7 +38,7 @@ def _choix_pairs(ties):
 
 
 def _choix(ties, alpha):
-    import choix
+    choix = pytest.importorskip("choix")
 
     pairs = _choix_pairs(ties)
     if alpha:  # choix's penalty alpha * sum(theta**2), as ours; doubled

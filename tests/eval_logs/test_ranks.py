@@ -7,7 +7,12 @@ import numpy as np
 import pytest
 
 from sklearn_faithful.eval_logs import join_runs, rank_intervals
-from sklearn_faithful.eval_logs._ranks import _means_block, _rank_sets
+from sklearn_faithful.eval_logs._ranks import (
+    _pair_se,
+    _rank_bootstrap,
+    _rank_resampler,
+)
+from sklearn_faithful.utils._rank_sets import rank_sets
 
 
 def _runs(seed=0, n=300, p=(0.55, 0.6, 0.62, 0.7, 0.9)):
@@ -42,37 +47,54 @@ def test_hand_computation_of_three_runs():
     # rejects (0, 2) first, then c = 1.2247 and 0.1 - 1.0 < 0: [2, 3].
     means = np.array([1.0, 0.0, -0.1])
     u = np.array([[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0]], dtype=float)
-    rank, (low, high), (slow, shigh) = _rank_sets(means, means + u, 0.95)
+    rank, (low, high), (slow, shigh) = rank_sets(
+        means, means + u, confidence_level=0.95
+    )
     assert rank.tolist() == [1, 2, 3]
     assert low.tolist() == [1, 1, 2] and high.tolist() == [2, 3, 3]
     assert slow.tolist() == [1, 1, 2] and shigh.tolist() == [2, 3, 3]
 
 
 def test_two_runs_are_the_two_sided_bootstrap_t_test():
-    # K = 2: the one pair's bound d - c s with c the quantile of |t*|
+    # K = 2: the one pair's bound d - c s with c the quantile of |t*|, t* the
+    # resample's deviation over its own standard error
     runs = _runs(p=(0.6, 0.66))
     res = rank_intervals(runs, n_resamples=999, random_state=3)
     x = np.column_stack(list(runs.values())).astype(float)
-    import functools
-
-    from sklearn_faithful.eval_logs._ranks import _rank_resampler
-    from sklearn_faithful.holdout._fast_metrics import run_resamples
-    from sklearn_faithful.utils._random import _generator
-
-    boot = run_resamples(
-        functools.partial(
-            _means_block, resampler=_rank_resampler(x - np.median(x), None)
-        ),
-        _generator(3),
-        999,
-    )
+    means, boot, se, boot_se = _rank_bootstrap(x - np.median(x), None, 3, 999)
     d = x[:, 1].mean() - x[:, 0].mean()
-    dstar = boot[:, 1] - boot[:, 0]
-    s = dstar.std(ddof=1)
-    c = np.quantile(np.abs(dstar - d) / s, 0.95)
+    s = np.sqrt(np.mean((x[:, 1] - x[:, 0] - d) ** 2) / 300)
+    assert se[1, 0] == pytest.approx(s, rel=1e-12)
+    t = (boot[:, 1] - boot[:, 0] - d) / boot_se(1)[:, 0]
+    c = np.quantile(np.abs(t), 0.95)
     separated = abs(d) - c * s > 0
     assert [r["low"] for r in res.ranks] == ([2, 1] if separated else [1, 1])
     assert [r["high"] for r in res.ranks] == ([2, 1] if separated else [2, 2])
+
+
+@pytest.mark.parametrize("clustered", [False, True])
+def test_each_resamples_standard_errors_by_hand(clustered):
+    # a resample's cluster-robust s.e. of a pair, sum_g W_g (D_g - d* n_g)^2
+    # / N*^2, from the sums of the unit features, against a loop
+    rng = np.random.default_rng(0)
+    x = rng.random((60, 4))
+    g = np.repeat(np.arange(12), 5) if clustered else np.arange(60)
+    resampler = _rank_resampler(x, (g, 12) if clustered else None)
+    (features,) = resampler.features
+    units = np.arange(12) if clustered else np.arange(features.shape[0])
+    w = rng.integers(0, 3, units.size).astype(float)
+    se_of = _pair_se((w @ features)[None], 4)
+    for a in range(4):
+        for b in range(4):
+            if clustered:
+                dg = np.bincount(g, weights=x[:, a] - x[:, b])
+                ng = np.bincount(g)
+            else:  # the units are distinct rows: each row once
+                dg = features[:, a] - features[:, b]
+                ng = np.ones(units.size)
+            dstar = (w @ dg) / (w @ ng)
+            hand = np.sqrt(w @ (dg - dstar * ng) ** 2) / (w @ ng)
+            assert se_of(a)[0, b] == pytest.approx(hand, rel=1e-10, abs=1e-15)
 
 
 def test_ties_share_the_better_rank_and_a_constant_difference_is_certain():
