@@ -25,9 +25,10 @@ from ..utils._multitest import benjamini_hochberg, holm
 from ..utils._random import _generator
 from ..utils._rank_sets import rank_sets
 from ..utils._results import _level_text, _ResultMixin, _text_table
-from ._compare import _centred, _resampling, _runs_matrix
+from ._compare import _centred, _runs_matrix
 from ._join import RunTable, _show
 from ._options import CORRECTIONS, SUITE_WEIGHTINGS
+from ._ranks import _rank_resampler
 
 _ADJUST = {"holm": holm, "bh": benjamini_hochberg}
 
@@ -38,27 +39,77 @@ _WEIGHTING_TEXT = {
 }
 
 
-def _task_sums_block(rng, size, *, resamplers, n_runs):
-    """Each task's sums of every run's scores and of its items, on ``size``
-    bootstrap resamples drawn within the task: (size, n_tasks, n_runs + 1).
+def _task_features_block(rng, size, *, resamplers):
+    """Each task's sums of its unit features (:func:`_rank_resampler`) on
+    ``size`` bootstrap resamples drawn within the task: (size, n_tasks,
+    n_features).
 
     The tasks draw one after the other from the block's generator, so a
     resample is the same for any ``n_jobs``.
     """
-    out = np.empty((size, len(resamplers), n_runs + 1))
-    for t, resampler in enumerate(resamplers):
-        chunks = [np.hstack(sums) for sums in resampler.bootstrap(rng, size)]
-        sums = np.concatenate(chunks)  # (size, 2 n_runs): [sum_j, n_j] per run
-        out[:, t, :n_runs] = sums[:, 0::2]
-        out[:, t, n_runs] = sums[:, 1]
-    return out
+    return np.stack(
+        [
+            np.concatenate([s for (s,) in resampler.bootstrap(rng, size)])
+            for resampler in resamplers
+        ],
+        axis=1,
+    )
 
 
-def _suite_block(rng, size, *, resamplers, n_runs, weighting):
-    """Every run's suite score on ``size`` resamples within tasks: (size,
-    n_runs); the tasks' sums are not kept past the block."""
-    sums = _task_sums_block(rng, size, resamplers=resamplers, n_runs=n_runs)
-    return _suite_of(sums, weighting)
+def _suite_block(rng, size, *, resamplers, weighting, task_means):
+    """Every run's suite score on ``size`` resamples within tasks, then the
+    standard errors of every pair's difference on that resample, flat:
+    (size, n_runs + n_runs^2); the tasks' sums are not kept past the block."""
+    k = task_means.shape[1]
+    features = _task_features_block(rng, size, resamplers=resamplers)
+    scores = _suite_of(features[..., : k + 1], weighting)
+    se = _suite_pair_se(features, scores, task_means, resamplers, weighting)
+    return np.hstack([scores, se.reshape(size, k * k)])
+
+
+def _suite_pair_se(features, scores, task_means, resamplers, weighting):
+    """The standard errors of the differences of suite scores ``(a, b)``,
+    (rows, K, K), from each task's sums of unit features (rows, n_tasks,
+    n_features) and the suite scores (rows, K) they give.
+
+    The variance is the within-task cluster-robust one of the linearized
+    difference (formulas page, "Suites of tasks"): task ``t``'s ``G_t``
+    units, of ``n_u`` items and residual differences ``r_u`` (from the
+    data's task means, whose difference is ``c_t``), have the deviations
+    ``z_u = r_u - delta_t n_u``, with ``delta_t`` the resample's mean
+    residual of the task ``sum(r) / N_t`` (``"task"``) or ``d - c_t`` for
+    the resample's suite difference ``d`` (``"item"``); the task adds
+    ``V_t = sum(z^2) - sum(z)^2 / G_t`` (its units' spread about their
+    mean), divided by ``(T N_t)^2`` (``"task"``) or ``N^2`` (``"item"``,
+    ``N = sum_t N_t``). The sums come from the features as in
+    :func:`_pair_se`.
+    """
+    k = task_means.shape[1]
+    size, resid = features[..., k], features[..., k + 1 : 2 * k + 1]
+    resid_n, size2 = features[..., 2 * k + 1 : 3 * k + 1], features[..., 3 * k + 1]
+    upper = np.triu_indices(k)
+    column = np.empty((k, k), dtype=int)
+    column[upper] = column[upper[::-1]] = 3 * k + 2 + np.arange(upper[0].size)
+    square = features[..., column[np.arange(k), np.arange(k)]]
+    units = np.array([float(r.n) for r in resamplers])[:, None]
+    if weighting == "task":
+        scale = (size * task_means.shape[0]) ** 2
+    else:
+        scale = np.broadcast_to(size.sum(axis=-1, keepdims=True) ** 2, size.shape)
+    se = np.empty(scores.shape + (k,))
+    for a in range(k):
+        r = resid[..., [a]] - resid  # (rows, T, K)
+        rn = resid_n[..., [a]] - resid_n
+        rr = square[..., [a]] - 2 * features[..., column[a]] + square
+        if weighting == "task":
+            delta = r / size[..., None]
+        else:
+            d = scores[:, [a]] - scores  # (rows, K)
+            delta = d[:, None, :] - (task_means[:, [a]] - task_means)
+        total = r - delta * size[..., None]  # sum(z) over the task's units
+        var = rr - 2 * delta * rn + delta**2 * size2[..., None] - total**2 / units
+        se[:, a] = np.sqrt(np.maximum((var / scale[..., None]).sum(axis=1), 0.0))
+    return se
 
 
 def _suite_of(sums, weighting):
@@ -98,7 +149,9 @@ def _check_tasks(tasks, n_items):
 
 
 def _task_resamplers(scores, codes, labels, groups):
-    """One :class:`Resampler` per task, of all runs' scores of its units.
+    """One :class:`Resampler` per task, of its units' features
+    (:func:`_rank_resampler`: all runs' sums, sizes, residuals from the
+    task's means and their products).
 
     The units are the task's items (cells of identical rows), or with
     ``groups`` the task's clusters: a cluster label is read within its task,
@@ -119,8 +172,7 @@ def _task_resamplers(scores, codes, labels, groups):
                 f"draws {what}s within each task and needs at least 2 in every "
                 "task. Merge the task with another, or score more items."
             )
-        data = _resampling(list(scores[rows].T), task_groups)
-        resamplers.append(data.fast[0])
+        resamplers.append(_rank_resampler(scores[rows], task_groups))
     return resamplers
 
 
@@ -364,8 +416,9 @@ def suite_scores(
     spread only. Each interval is the bootstrap's percentile interval, each
     p-value the paired bootstrap test (the distribution of the difference
     shifted to 0, as :func:`compare_runs` with ``method="bootstrap"``), and
-    the rank sets are Mogstad et al.'s, studentized by the bootstrap
-    standard deviations (formulas page, "Suites of tasks"; user guide,
+    the rank sets are Mogstad et al.'s step-down sets, each resample
+    studentized by its own within-task cluster-robust standard errors of
+    the differences (the bootstrap-t; formulas page, "Suites of tasks"; user guide,
     "Suites of tasks", with the simulated coverage).
 
     Examples
@@ -420,9 +473,17 @@ def suite_scores(
         ]
     )
     estimate = _suite_of(totals, weighting)
-    boot = run_resamples(  # (n_resamples, n_runs)
+    task_means = totals[:, :-1] / sizes[:, None]
+    data_features = np.stack([r.totals()[0][0] for r in resamplers])[None]
+    (se,) = _suite_pair_se(
+        data_features, estimate[None], task_means, resamplers, weighting
+    )
+    drawn = run_resamples(  # (n_resamples, n_runs + n_runs^2)
         functools.partial(
-            _suite_block, resamplers=resamplers, n_runs=n_runs, weighting=weighting
+            _suite_block,
+            resamplers=resamplers,
+            weighting=weighting,
+            task_means=task_means,
         ),
         _generator(random_state),
         n_resamples,
@@ -430,6 +491,8 @@ def suite_scores(
         verbose=verbose,
         name="suite_scores",
     )
+    boot = drawn[:, :n_runs]
+    boot_se = drawn[:, n_runs:].reshape(-1, n_runs, n_runs)
 
     def scaled(value, shift=0.0):
         return float(np.ldexp(value + shift, exponent))
@@ -487,7 +550,11 @@ def suite_scores(
     rank_rows = None
     if n_runs > 1:
         rank, (low, high), (simul_low, simul_high) = rank_sets(
-            estimate, boot, confidence_level=confidence_level
+            estimate,
+            boot,
+            se,
+            lambda a: boot_se[:, a],
+            confidence_level=confidence_level,
         )
         rank_rows = [
             {

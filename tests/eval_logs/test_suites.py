@@ -6,9 +6,11 @@ import pytest
 
 from sklearn_faithful.eval_logs import compare_runs, join_runs, suite_scores
 from sklearn_faithful.eval_logs._suites import (
+    _suite_block,
     _suite_of,
+    _suite_pair_se,
+    _task_features_block,
     _task_resamplers,
-    _task_sums_block,
 )
 
 
@@ -52,10 +54,8 @@ def test_bootstrap_keeps_each_task_size():
     scores = np.column_stack(list(runs.values())).astype(float)
     labels, codes = np.unique(tasks, return_inverse=True)
     resamplers = _task_resamplers(scores, codes, labels, None)
-    sums = _task_sums_block(
-        np.random.default_rng(0), 500, resamplers=resamplers, n_runs=3
-    )
-    assert (sums[:, :, -1] == [7, 30, 3]).all()
+    sums = _task_features_block(np.random.default_rng(0), 500, resamplers=resamplers)
+    assert (sums[:, :, 3] == [7, 30, 3]).all()
     # a task's resampled mean moves: the draws are not the data repeated
     assert np.ptp(sums[:, 2, 0]) > 0
     # with clusters, each task draws as many clusters as it has; the
@@ -171,3 +171,98 @@ def test_suite_of_matches_the_weights():
     sums = np.array([[[2.0, 3.0, 4.0], [1.0, 1.0, 1.0]]])  # 2 tasks, 2 runs
     assert _suite_of(sums, "task").tolist() == [[(0.5 + 1) / 2, (0.75 + 1) / 2]]
     assert _suite_of(sums, "item").tolist() == [[3 / 5, 4 / 5]]
+
+
+def _hand_pair_se(scores, codes, groups, picks, weighting):
+    """The within-task cluster-robust standard errors of the suite
+    differences of one resample, by a loop over its drawn units: ``picks``
+    holds each task's drawn clusters (labels of ``groups``)."""
+    k = scores.shape[1]
+    drawn = []  # (task, sums of the runs' scores, items) per drawn unit
+    for t, labels in enumerate(picks):
+        for g in labels:
+            rows = (codes == t) & (groups == g)
+            drawn.append((t, scores[rows].sum(axis=0), rows.sum()))
+    n_tasks = len(picks)
+    task_sum = [sum(s for u, s, _ in drawn if u == t) for t in range(n_tasks)]
+    task_n = [sum(n for u, _, n in drawn if u == t) for t in range(n_tasks)]
+    means = [task_sum[t] / task_n[t] for t in range(n_tasks)]
+    if weighting == "task":
+        suite = sum(means) / n_tasks
+    else:
+        suite = sum(task_sum) / sum(task_n)
+    se = np.zeros((k, k))
+    for a in range(k):
+        for b in range(k):
+            var = 0.0
+            for t in range(n_tasks):
+                if weighting == "task":
+                    d, scale = means[t][a] - means[t][b], n_tasks * task_n[t]
+                else:
+                    d, scale = suite[a] - suite[b], sum(task_n)
+                z = [(s[a] - s[b] - d * n) / scale for u, s, n in drawn if u == t]
+                var += sum((v - np.mean(z)) ** 2 for v in z)
+            se[a, b] = np.sqrt(var)
+    return suite, se
+
+
+@pytest.mark.parametrize("weighting", ["task", "item"])
+def test_pair_se_of_a_resample_matches_a_hand_loop(weighting):
+    # clusters of unequal sizes in two tasks, three runs; one resample
+    rng = np.random.default_rng(1)
+    codes = np.repeat([0, 1], [9, 12])
+    groups = np.array(
+        [0, 0, 0, 1, 2, 2, 3, 3, 3] + [0, 1, 1, 1, 2, 2, 3, 4, 4] + [5] * 3
+    )
+    scores = rng.random((21, 3)).round(1)
+    labels = np.array(["x", "y"])
+    resamplers = _task_resamplers(scores, codes, labels, groups)
+    picks = [[0, 0, 2, 3], [1, 1, 1, 2, 4, 5]]
+    features = np.stack(
+        [
+            np.bincount(p, minlength=r.n_units) @ r.features[0]
+            for p, r in zip(picks, resamplers, strict=True)
+        ]
+    )[None]
+    suite = _suite_of(features[..., :4], weighting)
+    task_means = np.stack([scores[codes == t].mean(axis=0) for t in (0, 1)])
+    se = _suite_pair_se(features, suite, task_means, resamplers, weighting)
+    hand_suite, hand_se = _hand_pair_se(scores, codes, groups, picks, weighting)
+    assert suite[0] == pytest.approx(hand_suite)
+    assert se[0] == pytest.approx(hand_se, abs=1e-12)
+    # a block gives the scores, then each resample's K x K standard errors
+    block = _suite_block(
+        np.random.default_rng(0),
+        5,
+        resamplers=resamplers,
+        weighting=weighting,
+        task_means=task_means,
+    )
+    assert block.shape == (5, 3 + 9)
+
+
+def test_rank_sets_are_studentized_by_each_resample(monkeypatch):
+    # the rank sets get the data's within-task standard errors and each
+    # resample's own (the bootstrap-t), not the bootstrap's deviations
+    import sklearn_faithful.eval_logs._suites as suites
+
+    seen = {}
+
+    def spy(estimate, boot, se=None, boot_se=None, **kwargs):
+        seen.update(se=se, boot_se=boot_se(0))
+        return rank_sets(estimate, boot, se, boot_se, **kwargs)
+
+    rank_sets = suites.rank_sets
+    monkeypatch.setattr(suites, "rank_sets", spy)
+    runs, tasks = _suite(seed=3, sizes=(60, 300, 30))
+    suite_scores(runs, tasks=tasks, n_resamples=200, random_state=0)
+
+    def hand(j):
+        x = runs["r0"] - runs[f"r{j}"].astype(float)
+        return sum(np.var(x[tasks == t]) / (tasks == t).sum() for t in set(tasks))
+
+    # the scores are scaled by a power of 2 inside: compare the ratio
+    ratio = seen["se"][0, 1] / seen["se"][0, 2]
+    assert ratio == pytest.approx(np.sqrt(hand(1) / hand(2)))
+    assert seen["boot_se"].shape == (200, 3)
+    assert np.ptp(seen["boot_se"][:, 1]) > 0
