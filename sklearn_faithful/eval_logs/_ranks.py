@@ -30,6 +30,11 @@ def _sums_block(rng, size, *, resampler):
     return np.concatenate([s for (s,) in resampler.bootstrap(rng, size)])
 
 
+# Distinct rows of scores are drawn as cells only when they are at most
+# n_items / this many; otherwise the items are drawn by index.
+_MAX_CELL_SHARE = 4
+
+
 def _rank_resampler(scores, groups):
     """A :class:`Resampler` of the features of every run's mean and of the
     standard error of every pair's difference, one matrix for all.
@@ -41,13 +46,17 @@ def _rank_resampler(scores, groups):
     means and its cluster-robust standard errors (:func:`_pair_se`).
     Without clusters the units are the distinct rows of scores (cells of
     identical items, drawn multinomially: equal in distribution to drawing
-    the items).
+    the items) when they are few; the items themselves when the rows are
+    mostly distinct (a multinomial over about n cells draws 10x slower than
+    the indices: benchmarks/bench_leaderboards.py).
     """
     n_items, k = scores.shape
     means = scores.mean(axis=0)
     counts = None
     if groups is None:
         sums, counts = np.unique(scores, axis=0, return_counts=True)
+        if sums.shape[0] > n_items // _MAX_CELL_SHARE:
+            sums, counts = scores, None
         sizes = np.ones(sums.shape[0])
     else:
         (both,) = cluster_sums([np.column_stack([scores, np.ones(n_items)])], *groups)
