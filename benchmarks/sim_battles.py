@@ -1,7 +1,12 @@
 """Coverage of the Bradley-Terry intervals and rank sets (``bradley_terry``).
 
 What it measures. For each cell, over simulated arenas: the share of 95%
-rating intervals that hold the true rating (averaged over systems), the
+rating intervals that hold the true rating (averaged over systems), for
+five intervals read from the same bootstrap distribution of each arena:
+percentile, basic (``2 rating - quantiles``), normal (``rating -+ z se``,
+``bradley_terry``'s default), bias-corrected percentile (bc) and BCa (its
+acceleration by the jackknife over battles, one fit per (pair, outcome)
+cell); the
 share of marginal rank sets that hold the true rank (averaged over systems),
 the share of arenas whose simultaneous rank sets hold every true rank at
 once, and the mean size of the marginal and simultaneous rank sets
@@ -30,6 +35,8 @@ and skipped on a rerun. The table goes to ``doc/_sim_battles.txt``
 (``doc/_sim_battles_held_back.txt``), included by doc/battles.rst.
 
     python benchmarks/sim_battles.py [--held-back]
+
+About 4 CPU minutes in all, most of it the jackknife at k = 30.
 """
 
 import json
@@ -39,8 +46,10 @@ import time
 import warnings
 
 import numpy as np
+from scipy.special import ndtr, ndtri
 
 from sklearn_faithful.battles import bradley_terry
+from sklearn_faithful.battles._fit import fit_ratings, pair_counts, wins_losses_ties
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DOC = os.path.join(HERE, os.pardir, "doc")
@@ -48,6 +57,7 @@ CELLS = [(10, 10, False), (10, 100, True), (30, 3, True), (30, 20, False)]
 HELD_BACK = [(10, 10, True), (30, 20, True)]
 NU = 0.5
 LEVEL = 0.95
+CANDIDATES = ("percentile", "basic", "normal", "bc", "bca")
 
 
 def reps(k):
@@ -68,6 +78,50 @@ def arena(rng, k, m, ties):
     return np.column_stack([names[a], names[b], winner]), theta
 
 
+def jackknife_acceleration(battles, ties):
+    """BCa's acceleration of each rating: the jackknife over battles, one
+    fit per (pair, outcome) cell (leaving out any battle of a cell gives the
+    same ratings), weighted by the cell's count."""
+    names = sorted(set(battles[:, 0]) | set(battles[:, 1]))
+    index = {n: x for x, n in enumerate(names)}
+    a = np.array([index[n] for n in battles[:, 0]])
+    b = np.array([index[n] for n in battles[:, 1]])
+    outcome = np.where(battles[:, 2] == "a", 0, np.where(battles[:, 2] == "b", 1, 2))
+    k = len(names)
+    i, j, pair, kind = pair_counts(k, a, b, outcome, ties)
+    counts = np.bincount(pair * 3 + kind, minlength=3 * len(i))
+    cells = np.flatnonzero(counts)
+    loo = np.tile(counts, (len(cells), 1))
+    loo[np.arange(len(cells)), cells] -= 1
+    w, lost, t = wins_losses_ties(loo, len(i), ties)
+    theta = fit_ratings(k, i, j, w, lost, t, davidson=ties == "davidson", alpha=0.0)[0]
+    theta -= theta.mean(axis=1, keepdims=True)
+    weight = counts[cells][:, None]
+    d = (weight * theta).sum(axis=0) / weight.sum() - theta
+    return (weight * d**3).sum(axis=0) / (6 * ((weight * d**2).sum(axis=0)) ** 1.5)
+
+
+def intervals(ratings, boot, accel):
+    """Each candidate's (low, high), from one bootstrap distribution."""
+    tail = (1 - LEVEL) / 2
+    z = ndtri(1 - tail)
+    q_low, q_high = np.quantile(boot, [tail, 1 - tail], axis=0)
+    se = boot.std(axis=0, ddof=1)
+    z0 = ndtri(np.clip(np.mean(boot < ratings, axis=0), 1e-6, 1 - 1e-6))
+    out = {
+        "percentile": (q_low, q_high),
+        "basic": (2 * ratings - q_high, 2 * ratings - q_low),
+        "normal": (ratings - z * se, ratings + z * se),
+    }
+    for name, acc in (("bc", 0.0), ("bca", accel)):
+        lo, hi = (z0 + (z0 + s) / (1 - acc * (z0 + s)) for s in (-z, z))
+        out[name] = tuple(
+            np.array([np.quantile(boot[:, x], ndtr(p[x])) for x in range(len(p))])
+            for p in (lo, hi)
+        )
+    return out
+
+
 def one(cell_index, cell, rep):
     k, m, ties = cell
     rng = np.random.default_rng(1000 * cell_index + rep)
@@ -80,7 +134,8 @@ def one(cell_index, cell, rep):
             n_resamples=199,
             random_state=rng,
         )
-    low, high = res.confidence_interval
+    accel = jackknife_acceleration(battles, "davidson" if ties else "half")
+    ci = intervals(res.ratings, res.bootstrap_distribution, accel)
     true_rank = k - np.arange(k)  # strengths increase with the index
     rank = res.rank_sets
     sim = res.simultaneous_rank_sets
@@ -88,7 +143,11 @@ def one(cell_index, cell, rep):
     return {
         "cell": list(cell),
         "rep": rep,
-        "rating": float(np.mean((low <= theta) & (theta <= high))),
+        **{
+            f"rating_{name}": float(np.mean((low <= theta) & (theta <= high)))
+            for name, (low, high) in ci.items()
+        },
+        "width": float(np.mean(ci["percentile"][1] - ci["percentile"][0])),
         "rank": float(held.mean()),
         "joint": bool(np.all((sim[:, 0] <= true_rank) & (true_rank <= sim[:, 1]))),
         "size": float(np.mean(rank[:, 1] - rank[:, 0] + 1)),
@@ -113,25 +172,32 @@ def _mean_se(rows, key):
 
 
 def table(cells, done):
+    """The rating coverage of each candidate interval, and the rank sets."""
     head = (
-        "  k  battles/pair  ties     arenas  rating cover   rank cover   "
-        "all ranks (sim.)  rank set  sim. set"
+        "  k  battles/pair  ties      arenas  "
+        + "  ".join(f"{name:>13s}" for name in CANDIDATES)
+        + "    rank cover  all ranks (sim.)  rank set  sim. set"
     )
-    lines = [head, "-" * len(head)]
+    lines = [
+        "Rating intervals: the share that holds the true rating, by how the "
+        "interval is read from the bootstrap distribution.",
+        head,
+        "-" * len(head),
+    ]
     for cell in cells:
         rows = [r for (c, _), r in done.items() if c == tuple(cell)]
         n = len(rows)
         if not n:
             continue
-
-        rating, rank = _mean_se(rows, "rating"), _mean_se(rows, "rank")
+        rating = [_mean_se(rows, f"rating_{name}") for name in CANDIDATES]
+        rank = _mean_se(rows, "rank")
         joint = np.mean([r["joint"] for r in rows])
         joint_se = np.sqrt(joint * (1 - joint) / n)
         k, m, ties = cell
         lines.append(
-            f"{k:3d}  {m:12d}  {'Davidson' if ties else 'none':8s} {n:6d}  "
-            f"{rating[0]:.3f} ({rating[1]:.3f})  {rank[0]:.3f} ({rank[1]:.3f})  "
-            f"{joint:.3f} ({joint_se:.3f})     "
+            f"{k:3d}  {m:12d}  {'Davidson' if ties else 'none':8s} {n:7d}  "
+            + "  ".join(f"{c:.3f} ({se:.3f})" for c, se in rating)
+            + f"  {rank[0]:.3f} ({rank[1]:.3f})  {joint:.3f} ({joint_se:.3f})     "
             f"{np.mean([r['size'] for r in rows]):8.2f}  "
             f"{np.mean([r['sim_size'] for r in rows]):8.2f}"
         )

@@ -11,6 +11,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+from scipy.special import ndtri
 from sklearn.utils.parallel import Parallel, delayed
 
 from ..utils._compat import HasMethods, Interval, StrOptions, validate_params
@@ -26,7 +27,7 @@ from ..utils._results import (
 from ..utils._validation import CONFIDENCE_LEVEL, N_JOBS, RANDOM_STATE, check_matplotlib
 from ._data import TIE, _check_battles, _check_mle_exists
 from ._fit import fit_ratings, pair_counts, wins_losses_ties
-from ._options import SCALES, TIES
+from ._options import INTERVALS, SCALES, TIES
 
 # Elo-like points per unit of log-strength, and the rating of the reference
 ELO_POINTS = 400 / math.log(10)
@@ -54,8 +55,8 @@ class BradleyTerryResult(_ResultMixin):
         Elo-like points (``1000 + 400 / ln 10 * log-strength``), with the
         mean log-strength 0 (``reference=None``) or the reference's 0.
     confidence_interval : ConfidenceInterval
-        ``(low, high)``, arrays of shape (n_systems,): the percentile
-        bootstrap interval of each rating, battles resampled.
+        ``(low, high)``, arrays of shape (n_systems,): the bootstrap interval
+        of each rating, battles resampled, as ``interval`` says.
     standard_error : ndarray of shape (n_systems,)
         Bootstrap standard error of each rating.
     bootstrap_distribution : ndarray of shape (n_resamples, n_systems)
@@ -91,6 +92,10 @@ class BradleyTerryResult(_ResultMixin):
         Resamples whose maximum-likelihood ratings do not exist (a system
         wins or loses all its resampled battles); they are rated with the
         penalty ``alpha=1e-6``, so their extreme ratings widen the intervals.
+    interval : str
+        How the rating intervals are read from the bootstrap distribution:
+        ``"normal"``, ``"percentile"`` or ``"basic"`` (see
+        :func:`bradley_terry`).
     confidence_level : float
         Level of the intervals and the rank sets.
     n_resamples : int
@@ -129,6 +134,7 @@ class BradleyTerryResult(_ResultMixin):
     n_battles: int
     n_ties: int
     n_unrated_resamples: int
+    interval: str
     confidence_level: float
     n_resamples: int
 
@@ -188,8 +194,9 @@ class BradleyTerryResult(_ResultMixin):
         lines = [
             f"{model}{penalty}: {len(self.systems)} systems, {self.n_battles} "
             f"battles ({self.n_ties} ties); ratings in {scale}, {zero}.",
-            f"{_level_text(self.confidence_level)} percentile bootstrap intervals "
-            f"and rank sets, {self.n_resamples} resamples of the battles.",
+            f"{_level_text(self.confidence_level)} {self.interval} bootstrap "
+            f"intervals and rank sets, {self.n_resamples} resamples of the "
+            "battles.",
         ]
         if self.n_unrated_resamples:
             lines.append(
@@ -265,6 +272,20 @@ def _rank_sets(theta, draws, confidence_level, step_down=True):
     return np.column_stack(marginal), np.column_stack(simultaneous)
 
 
+def _rating_interval(ratings, boot, standard_error, interval, confidence_level):
+    """Each rating's ``(low, high)`` from its bootstrap distribution ``boot``
+    (n_resamples, n_systems): normal (``rating -+ z * se``), percentile (the
+    quantiles of ``boot``) or basic (``2 * rating`` minus them)."""
+    tail = (1 - confidence_level) / 2
+    if interval == "normal":
+        half = ndtri(1 - tail) * standard_error
+        return ratings - half, ratings + half
+    low, high = np.quantile(boot, [tail, 1 - tail], axis=0)
+    if interval == "basic":
+        return 2 * ratings - high, 2 * ratings - low
+    return low, high
+
+
 def _rated(k, i, j, w, lost, t):
     """Whether each row's maximum-likelihood ratings exist: the graph with an
     edge from each winner to its loser (both ways for a tie) is strongly
@@ -316,6 +337,7 @@ def _fit_block(k, i, j, counts, ties, alpha, theta0):
         "scale": [StrOptions(set(SCALES))],
         "reference": [str, None],
         "alpha": [Interval(Real, 0, None, closed="left")],
+        "interval": [StrOptions(set(INTERVALS))],
         "confidence_level": CONFIDENCE_LEVEL,
         "n_resamples": [Interval(Integral, 2, None, closed="left")],
         "random_state": RANDOM_STATE,
@@ -333,6 +355,7 @@ def bradley_terry(
     scale="log",
     reference=None,
     alpha=0.0,
+    interval=INTERVALS[0],
     confidence_level=0.95,
     n_resamples=999,
     random_state=None,
@@ -384,6 +407,13 @@ def bradley_terry(
         ``choix``'s ``alpha``; a normal prior of variance ``1 / (2 *
         alpha)``), which rates systems that win or lose every battle and
         groups that never meet; 0 is maximum likelihood.
+    interval : {"normal", "percentile", "basic"}, default="normal"
+        How each rating's interval is read from its bootstrap distribution
+        ``theta*`` (level ``1 - 2 a``): ``rating -+ z_(1-a) * se``, ``se``
+        the bootstrap standard error (normal); the ``a`` and ``1 - a``
+        quantiles of ``theta*`` (percentile); or ``2 * rating`` minus them
+        (basic). The normal interval held its level in every simulated
+        setting; the percentile one covered as little as 93.2% (see Notes).
     confidence_level : float, default=0.95
         Level of the intervals and the rank sets, in (0, 1).
     n_resamples : int, default=999
@@ -424,6 +454,13 @@ def bradley_terry(
     loser (both ways for a tie) is strongly connected (Zermelo 1929; Ford
     1957). Ratings agree with ``choix`` and with an unpenalised logistic
     regression on the +1/-1 design to 1e-6 (tests/battles/).
+
+    In ``benchmarks/sim_battles.py`` (10 and 30 systems, 3-100 battles a
+    pair, with and without ties) the 95% normal intervals covered 94.7-96.1%
+    (Monte-Carlo s.e. 0.4-0.5), within two s.e. of 95% or above in all six
+    settings, two of them held back; the percentile intervals covered
+    93.2-94.8%, short by up to three s.e. with few battles, and the basic
+    ones 94.1-96.1%.
 
     The rank sets follow Mogstad, Romano, Shaikh and Wilhelm (2024): the
     bootstrap quantile of the largest standardised error of the rating
@@ -466,6 +503,7 @@ def bradley_terry(
         scale=scale,
         reference=reference,
         alpha=alpha,
+        interval=interval,
         confidence_level=confidence_level,
         n_resamples=n_resamples,
         random_state=random_state,
@@ -487,6 +525,7 @@ def _rate(
     n_resamples,
     random_state,
     n_jobs,
+    interval=INTERVALS[0],
 ):
     """:func:`bradley_terry` on checked battles (the command line's entry)."""
     if reference is not None:
@@ -551,13 +590,15 @@ def _rate(
         return x if scale == "log" else ELO_BASE + ELO_POINTS * x
 
     ratings, boot = on_scale(theta), on_scale(boot)
-    tail = (1 - confidence_level) / 2
-    low, high = np.quantile(boot, [tail, 1 - tail], axis=0)
+    standard_error = boot.std(axis=0, ddof=1)
+    low, high = _rating_interval(
+        ratings, boot, standard_error, interval, confidence_level
+    )
     return BradleyTerryResult(
         systems=tuple(names),
         ratings=ratings,
         confidence_interval=ConfidenceInterval(low, high),
-        standard_error=boot.std(axis=0, ddof=1),
+        standard_error=standard_error,
         bootstrap_distribution=boot,
         ranks=_ranks(theta),
         rank_sets=rank_sets,
@@ -571,6 +612,7 @@ def _rate(
         n_battles=len(a),
         n_ties=n_ties,
         n_unrated_resamples=unrated,
+        interval=interval,
         confidence_level=confidence_level,
         n_resamples=n_resamples,
     )

@@ -32,3 +32,10 @@ WINNER_CODES = {
 # the names of the columns (fields) of a battle, tried in this order when
 # none are given
 COLUMNS = (("model_a", "model_b", "winner"), ("system_a", "system_b", "winner"))
+
+# ``interval`` of bradley_terry: how a rating's interval is read from its
+# bootstrap distribution. The default, the normal interval with the bootstrap
+# standard error, held its level in every setting of benchmarks/sim_battles.py
+# (user guide, "Coverage: what we measured"), the closest of the candidates;
+# the percentile interval fell short with few battles.
+INTERVALS = ("normal", "percentile", "basic")

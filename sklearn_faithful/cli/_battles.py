@@ -7,7 +7,7 @@ each system's rating with its bootstrap interval, its rank with marginal and
 simultaneous rank sets, and the probability that each beats each other.
 """
 
-from ..battles._options import COLUMNS, OUTCOMES, SCALES, TIES
+from ..battles._options import COLUMNS, INTERVALS, OUTCOMES, SCALES, TIES
 from ._arguments import LEVEL, RAW, add_format, add_n_jobs, add_random_state, number
 from ._output import header, signature, signature_text
 
@@ -97,6 +97,14 @@ def add_parser(subparsers):
         "every system that battles)",
     )
     m = p.add_argument_group("model")
+    m.add_argument(
+        "--interval",
+        choices=INTERVALS,
+        default=INTERVALS[0],
+        help="each rating's interval from its bootstrap distribution: the "
+        "rating plus or minus z times the bootstrap standard error (normal), "
+        f"or its quantiles (percentile, basic) (default: {INTERVALS[0]})",
+    )
     m.add_argument(
         "--ties",
         choices=TIES,
@@ -190,6 +198,7 @@ def run(args):
         scale=args.scale,
         reference=args.reference,
         alpha=args.ridge,
+        interval=args.interval,
         confidence_level=args.confidence_level,
         n_resamples=args.n_resamples,
         random_state=args.random_state,
@@ -209,6 +218,7 @@ def run(args):
             scale=args.scale,
             reference=args.reference,
             ridge=args.ridge or None,
+            interval=args.interval,
             resamples=args.n_resamples,
             level=args.confidence_level,
             a_field=args.a_field,

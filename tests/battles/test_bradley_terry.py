@@ -105,6 +105,36 @@ def test_result_is_consistent():
     assert list(res.summary(as_frame=True).index)[0] == "s4"
 
 
+@pytest.mark.parametrize("scale", ["log", "elo"])
+def test_each_interval_equals_a_hand_computation_from_the_bootstrap(scale):
+    data = np.column_stack([A, B, WINNER])
+    kw = dict(scale=scale, reference="s2", confidence_level=0.9, **SEED)
+    res = bradley_terry(data, **kw)
+    boot, rating = res.bootstrap_distribution, res.ratings
+    se = np.std(boot, axis=0, ddof=1)
+    z = 1.6448536269514722  # the 95% quantile of the standard normal
+    q05, q95 = np.quantile(boot, 0.05, axis=0), np.quantile(boot, 0.95, axis=0)
+    # the default: rating -+ z se, symmetric about the rating
+    assert res.interval == "normal"
+    np.testing.assert_allclose(res.confidence_interval.low, rating - z * se)
+    np.testing.assert_allclose(res.confidence_interval.high, rating + z * se)
+    np.testing.assert_allclose(res.standard_error, se)
+    expected = {"percentile": (q05, q95), "basic": (2 * rating - q95, 2 * rating - q05)}
+    for interval, (low, high) in expected.items():
+        other = bradley_terry(data, interval=interval, **kw)
+        np.testing.assert_array_equal(other.bootstrap_distribution, boot)
+        np.testing.assert_allclose(other.confidence_interval.low, low)
+        np.testing.assert_allclose(other.confidence_interval.high, high)
+        assert f"90% {interval} bootstrap intervals" in other.summary()
+        assert other.to_dict()["interval"] == interval
+    assert "90% normal bootstrap intervals" in res.summary()
+
+
+def test_an_unknown_interval_is_refused():
+    with pytest.raises(ValueError, match=r"'interval' parameter .*'bca'"):
+        bradley_terry(np.column_stack([A, B, WINNER]), interval="bca", **SEED)
+
+
 def test_same_seed_same_numbers_any_n_jobs():
     data = np.column_stack([A, B, WINNER])
     one = bradley_terry(data, n_resamples=99, random_state=3)

@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from sklearn_faithful.agreement._options import LEVELS, PAIR_COEFFICIENTS
+from sklearn_faithful.battles._options import INTERVALS as BATTLE_INTERVALS
 from sklearn_faithful.battles._options import SCALES as BATTLE_SCALES
 from sklearn_faithful.battles._options import TIES as BATTLE_TIES
 from sklearn_faithful.cli import _main, main
@@ -17,6 +18,7 @@ from sklearn_faithful.eval_logs._options import (
     INTERVALS,
     ON_DUPLICATE,
     ON_MISSING,
+    SUITE_WEIGHTINGS,
 )
 from sklearn_faithful.eval_logs._options import METHODS as EVAL_LOGS_METHODS
 from sklearn_faithful.holdout._options import INTERVAL_METHODS, METRIC_NAMES
@@ -104,6 +106,8 @@ def test_choices_are_the_rooms_lists():
     assert choices.pop(("eval-logs", "--plot-kind")) == ("runs", "pairs", "ranks")
     assert choices.pop(("battles", "--ties")) == BATTLE_TIES
     assert choices.pop(("battles", "--scale")) == BATTLE_SCALES
+    assert choices.pop(("battles", "--interval")) == BATTLE_INTERVALS
+    assert choices.pop(("eval-logs", "--suite-weighting")) == SUITE_WEIGHTINGS
     # the calibration room's lists, which tests/cli/test_calibration.py checks
     for option in ("--method", "--norm", "--strategy", "--multi-class",
                    "--interval", "--test"):  # fmt: skip
