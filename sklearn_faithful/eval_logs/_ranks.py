@@ -63,11 +63,52 @@ def _rank_resampler(scores, groups):
         both = np.asarray(both)
         sums, sizes = both[:, :-1], both[:, -1]
     e = sums - means * sizes[:, None]
+    base = np.column_stack([sums, sizes, e, e * sizes[:, None], sizes**2])
     upper = np.triu_indices(k)
-    features = np.column_stack(
-        [sums, sizes, e, e * sizes[:, None], sizes**2, e[:, upper[0]] * e[:, upper[1]]]
-    )
-    return Resampler([features], counts)
+    if 8 * e.shape[0] * upper[0].size <= _STORED_CROSS_BYTES:
+        # small enough to hold: one matrix product per chunk, the fastest
+        features = np.column_stack([base, e[:, upper[0]] * e[:, upper[1]]])
+        return Resampler([features], counts)
+    return Resampler([_PairFeatures(base, e)], counts)
+
+
+# The products of residuals e_a e_b of all units are stored up to this many
+# bytes; beyond, each product of draws forms them a block at a time
+# (_PairFeatures): about 2x the time, memory independent of the units.
+_STORED_CROSS_BYTES = 2**27
+# Draws times units times runs held at once by a product of residuals (8 MiB).
+_CROSS_ENTRIES = 2**20
+
+
+class _PairFeatures:
+    """The unit features of :func:`_rank_resampler`, with the products of
+    residuals formed by each product rather than stored.
+
+    The columns are ``base`` (sums, size, residuals ``e``, ``e n``, ``n^2``)
+    and every ``e_a e_b`` (``a <= b``); ``draws @ self`` gives the first by
+    one matrix product and the others, ``sum_u w_ru e_ua e_ub``, a block of
+    units at a time, so memory does not grow as ``n_units K^2``.
+    """
+
+    __array_ufunc__ = None  # ndarray @ self calls self.__rmatmul__
+
+    def __init__(self, base, e):
+        self.base, self.e = base, e
+        self.upper = np.triu_indices(e.shape[1])
+        self.shape = (base.shape[0], base.shape[1] + self.upper[0].size)
+
+    def __rmatmul__(self, draws):
+        draws = np.asarray(draws, dtype=np.float64)
+        if draws.ndim == 1:  # one vector of weights
+            return self.__rmatmul__(draws[None])[0]
+        c, (n, k) = draws.shape[0], self.e.shape
+        cross = np.zeros((c, k, k))
+        step = max(1, _CROSS_ENTRIES // max(c * k, 1))
+        for start in range(0, n, step):
+            e = self.e[start : start + step]
+            weighted = draws[:, start : start + step, None] * e[None]  # (c, u, K)
+            cross += weighted.transpose(0, 2, 1) @ e
+        return np.hstack([draws @ self.base, cross[:, self.upper[0], self.upper[1]]])
 
 
 def _pair_se(sums, k):

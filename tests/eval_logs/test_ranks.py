@@ -90,7 +90,8 @@ def test_each_resamples_standard_errors_by_hand(clustered):
                 dg = np.bincount(g, weights=x[:, a] - x[:, b])
                 ng = np.bincount(g)
             else:  # the units are distinct rows: each row once
-                dg = features[:, a] - features[:, b]
+                cols = features if isinstance(features, np.ndarray) else features.base
+                dg = cols[:, a] - cols[:, b]
                 ng = np.ones(units.size)
             dstar = (w @ dg) / (w @ ng)
             hand = np.sqrt(w @ (dg - dstar * ng) ** 2) / (w @ ng)
@@ -215,3 +216,20 @@ def test_inputs_are_not_modified():
     rank_intervals(runs, n_resamples=99, random_state=0)
     for k in runs:
         np.testing.assert_array_equal(runs[k], copy[k])
+
+
+@pytest.mark.parametrize("clustered", [False, True])
+def test_residual_products_formed_per_chunk_give_the_stored_result(
+    clustered, monkeypatch
+):
+    from sklearn_faithful.eval_logs import _ranks
+
+    rng = np.random.default_rng(1)
+    x = rng.random((600, 5))
+    runs = {f"r{j}": x[:, j] for j in range(5)}
+    groups = np.repeat(np.arange(60), 10) if clustered else None
+    kw = dict(groups=groups, n_resamples=99, random_state=0)
+    stored = rank_intervals(runs, **kw).to_dict()
+    monkeypatch.setattr(_ranks, "_STORED_CROSS_BYTES", 0)
+    monkeypatch.setattr(_ranks, "_CROSS_ENTRIES", 64)  # several blocks
+    assert rank_intervals(runs, **kw).to_dict() == stored
