@@ -192,9 +192,11 @@ class _Problems:
             if ordered:
                 conf = self.sorted[0][2][:, 1]
             return [(u < conf[None, :]).astype(np.float64)]
-        drawn = np.empty((c, self.n), dtype=np.intp)
-        for r in range(c):
-            drawn[r] = (self.cum < u[r][:, None]).sum(axis=1)
+        # the class drawn is the number of cumulative probabilities below u,
+        # counted a class at a time (memory (c, n), not (c, n, k))
+        drawn = np.zeros((c, self.n), dtype=np.intp)
+        for j in range(self.cum.shape[1]):
+            drawn += self.cum[None, :, j] < u
         return [(drawn == j).astype(np.float64) for j in range(len(self.problems))]
 
 

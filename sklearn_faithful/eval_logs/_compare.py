@@ -54,6 +54,17 @@ _METRIC = "mean score"
 _ADJUST = {"holm": holm, "bh": benjamini_hochberg}
 
 
+def adjust_pvalues(rows, correction):
+    """Add each row's ``pvalue_adjusted``: its ``pvalue`` adjusted over the
+    family of ``rows`` by ``correction`` (``"holm"``, ``"bh"`` or None)."""
+    if rows:
+        raw = np.array([p["pvalue"] for p in rows])
+        adjusted = raw if correction is None else _ADJUST[correction](raw)
+        for row, p in zip(rows, adjusted, strict=True):
+            row["pvalue_adjusted"] = float(p)
+    return rows
+
+
 def _mean_of(sums):
     """A run's mean from the sums of its units: ``sum(scores) / n_items``."""
     return sums[:, 0] / sums[:, 1]
@@ -1049,12 +1060,7 @@ def compare_runs(
     ]
 
     def adjust(rows):
-        if rows:
-            raw = np.array([p["pvalue"] for p in rows])
-            adjusted = raw if correction is None else _ADJUST[correction](raw)
-            for row, p in zip(rows, adjusted, strict=True):
-                row["pvalue_adjusted"] = float(p)
-        return rows
+        return adjust_pvalues(rows, correction)
 
     adjust(pair_rows)
     for row in pair_rows:

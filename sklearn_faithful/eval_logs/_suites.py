@@ -21,16 +21,13 @@ from ..holdout._resampling import (
     _paired_pvalue,
 )
 from ..utils._compat import StrOptions, validate_params
-from ..utils._multitest import benjamini_hochberg, holm
 from ..utils._random import _generator
 from ..utils._rank_sets import rank_sets
 from ..utils._results import _level_text, _ResultMixin, _text_table
-from ._compare import _centred, _runs_matrix
+from ._compare import _centred, _runs_matrix, adjust_pvalues
 from ._join import RunTable, _show
 from ._options import CORRECTIONS, SUITE_WEIGHTINGS
 from ._ranks import _rank_resampler
-
-_ADJUST = {"holm": holm, "bh": benjamini_hochberg}
 
 # how each weighting is printed beside every number it gives
 _WEIGHTING_TEXT = {
@@ -542,11 +539,7 @@ def suite_scores(
                     "pvalue": _paired_pvalue(dist - diff, diff, "two-sided"),
                 }
             )
-    if pair_rows:
-        raw = np.array([p["pvalue"] for p in pair_rows])
-        adjusted = raw if correction is None else _ADJUST[correction](raw)
-        for row, p in zip(pair_rows, adjusted, strict=True):
-            row["pvalue_adjusted"] = float(p)
+    adjust_pvalues(pair_rows, correction)
     rank_rows = None
     if n_runs > 1:
         rank, (low, high), (simul_low, simul_high) = rank_sets(

@@ -28,7 +28,11 @@ from ..utils._clusters import _anova_icc
 from ..utils._compat import Interval, validate_params
 from ..utils._results import _ResultMixin
 from ..utils._scaling import rescaled
-from ..utils._validation import ALTERNATIVE, _numbers_as_numbers
+from ..utils._validation import (
+    ALTERNATIVE,
+    _check_cluster_labels,
+    _mixed_cluster_labels,
+)
 from ._gate import minimum_detectable_effect, required_sample_size
 
 _RATE = [Interval(Real, 0, 0.5, closed="neither")]
@@ -93,21 +97,11 @@ def _check_groups(groups, n_items):
     """``(codes, n_clusters)`` of the items' clusters, or None."""
     if groups is None:
         return None
-    arr = _numbers_as_numbers(np.asarray(groups))
-    if arr.ndim != 1 or arr.shape[0] != n_items:
-        raise ValueError(
-            f"groups must hold one cluster label per item, shape ({n_items},); "
-            f"got shape {arr.shape}."
-        )
-    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
-        raise ValueError("groups contains NaN or infinity; give every item a cluster.")
+    arr = _check_cluster_labels(groups, n_items)
     try:
         _, codes = np.unique(arr, return_inverse=True)
     except TypeError as exc:  # mixed types cannot be sorted
-        raise ValueError(
-            f"groups holds labels that cannot be compared ({exc}); use one type, "
-            "such as strings or integers."
-        ) from None
+        raise _mixed_cluster_labels(exc) from None
     n_clusters = int(codes.max()) + 1
     if n_clusters < 2:
         raise ValueError(

@@ -42,9 +42,11 @@ from ..utils._validation import (
     CONFIDENCE_LEVEL,
     N_JOBS,
     RANDOM_STATE,
+    _check_cluster_labels,
     _check_label_values,
     _check_same_items,
     _check_sample_weight,
+    _mixed_cluster_labels,
     _numbers_as_numbers,
     _pos_label_index,
 )
@@ -369,21 +371,11 @@ def _check_groups(groups, n_samples, stacklevel=4, warn=True):
     """
     if groups is None:
         return None
-    arr = _numbers_as_numbers(np.asarray(groups))
-    if arr.ndim != 1 or arr.shape[0] != n_samples:
-        raise ValueError(
-            f"groups must hold one cluster label per item, shape ({n_samples},); "
-            f"got shape {arr.shape}."
-        )
-    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
-        raise ValueError("groups contains NaN or infinity; give every item a cluster.")
+    arr = _check_cluster_labels(groups, n_samples)
     try:
         clusters, (codes,) = encode_labels(arr)
     except TypeError as exc:  # mixed types cannot be sorted
-        raise ValueError(
-            f"groups holds labels that cannot be compared ({exc}); use one type, "
-            "such as strings or integers."
-        ) from None
+        raise _mixed_cluster_labels(exc) from None
     codes = codes.astype(np.intp, copy=False)
     n_clusters = _check_n_clusters(
         int(clusters.size), "groups names", stacklevel + 1, warn=warn

@@ -502,3 +502,28 @@ def _warn_rows_not_normalized(n_bad, max_dev, name="y_proba"):
 def _row_sum_tolerance(dtype):
     """Tolerance on ``|row sum - 1|``: the square root of the dtype's epsilon."""
     return float(np.sqrt(np.finfo(dtype).eps))
+
+
+def _check_cluster_labels(groups, n_items):
+    """``groups`` as a 1-D array of one finite cluster label per item.
+
+    The one check of ``groups=`` of every room; each room then codes the
+    labels, raising :func:`_mixed_cluster_labels` if they cannot be sorted).
+    """
+    arr = _numbers_as_numbers(np.asarray(groups))
+    if arr.ndim != 1 or arr.shape[0] != n_items:
+        raise ValueError(
+            f"groups must hold one cluster label per item, shape ({n_items},); "
+            f"got shape {arr.shape}."
+        )
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise ValueError("groups contains NaN or infinity; give every item a cluster.")
+    return arr
+
+
+def _mixed_cluster_labels(exc):
+    """The error for cluster labels that cannot be sorted (mixed types)."""
+    return ValueError(
+        f"groups holds labels that cannot be compared ({exc}); use one type, "
+        "such as strings or integers."
+    )

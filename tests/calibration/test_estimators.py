@@ -31,7 +31,10 @@ def _multiclass(n=1500, k=4, seed=0):
 
 
 def _hand_binned(conf, out, n_bins, edges=None, norm="l1", debias=False):
-    """ECE by a loop over the bins, bin j = (e_j, e_{j+1}] and 0 in bin 0."""
+    """ECE by a loop over the bins, bin j = (e_j, e_{j+1}] and 0 in bin 0:
+    Guo et al. (2017) eq. 3 (L1), its L2 root, and with ``debias`` the bin
+    variance term of Kumar et al. (2019), sec. 5 (formulas page, "Calibration
+    error")."""
     if edges is None:
         edges = np.linspace(0, 1, n_bins + 1)
     total = 0.0
@@ -137,6 +140,8 @@ def test_debiased_error_of_calibrated_probabilities_is_near_zero():
 
 
 def test_corp_terms_add_up_and_equal_the_scores():
+    # Dimitriadis et al. (2021) eq. 5: S = MCB - DSC + UNC, with the PAV fit
+    # from scipy and the scores from scikit-learn
     y, p = _binary(gamma=1.5, seed=2)
     res = corp_decomposition(y, p)
     assert res.score == pytest.approx(brier_score_loss(y, p), rel=1e-12)
