@@ -39,7 +39,7 @@ from ..holdout._resampling import (
     _warn_degenerate,
     _warn_nan,
 )
-from ..utils._compat import Interval, StrOptions, validate_params
+from ..utils._param_validation import Interval, StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._results import (
     ConfidenceInterval,

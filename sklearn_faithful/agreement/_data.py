@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from ..utils._compat import validate_params
+from ..utils._param_validation import validate_params
 
 
 def _is_missing(value):

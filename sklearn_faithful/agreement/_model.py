@@ -27,8 +27,8 @@ from scipy import optimize, special, stats
 
 from ..holdout._fast_metrics import Resampler, run_resamples
 from ..holdout._resampling import _interval, _kappa_from_sums, _warn_nan
-from ..utils._compat import StrOptions, validate_params
 from ..utils._measured import TWO_ANNOTATORS_FALSE_BELOW
+from ..utils._param_validation import StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._results import (
     ConfidenceInterval,

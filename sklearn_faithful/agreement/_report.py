@@ -7,7 +7,7 @@ from numbers import Integral
 
 import numpy as np
 
-from ..utils._compat import Interval, StrOptions, validate_params
+from ..utils._param_validation import Interval, StrOptions, validate_params
 from ..utils._results import _interval_text, _level_text, _ResultMixin, _text_table
 from ..utils._validation import CONFIDENCE_LEVEL, N_JOBS, RANDOM_STATE
 from ._coefficients import (

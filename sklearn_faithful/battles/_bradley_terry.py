@@ -14,7 +14,7 @@ import numpy as np
 from scipy.special import ndtri
 from sklearn.utils.parallel import Parallel, delayed
 
-from ..utils._compat import HasMethods, Interval, StrOptions, validate_params
+from ..utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._rank_sets import rank_sets
 from ..utils._results import (

@@ -20,7 +20,7 @@ from ..utils._calibration_options import (
     STRATEGIES,
     resolve_norm,
 )
-from ..utils._compat import Interval, StrOptions, validate_params
+from ..utils._param_validation import Interval, StrOptions, validate_params
 from ..utils._results import _ResultMixin, _text_table
 from ..utils._validation import POS_LABEL
 

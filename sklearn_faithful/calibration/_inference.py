@@ -47,12 +47,12 @@ from ..utils._calibration_options import (
     refuse_unused,
     resolve_norm,
 )
-from ..utils._compat import Interval, StrOptions, validate_params
 from ..utils._measured import (
     BINNED_L1_BASIC_COVERAGE,
     DEBIASED_BASIC_COVERAGE,
     PERCENTILE_COVERAGE,
 )
+from ..utils._param_validation import Interval, StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._results import (
     ConfidenceInterval,

@@ -19,7 +19,7 @@ from ..utils._calibration_options import (
     DEFAULT_N_BINS,
     DEFAULT_STRATEGY,
 )
-from ..utils._compat import HasMethods, Interval, StrOptions, validate_params
+from ..utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._validation import (
     CONFIDENCE_LEVEL,

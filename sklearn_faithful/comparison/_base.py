@@ -22,15 +22,14 @@ from sklearn.utils.parallel import delayed
 from sklearn.utils.validation import check_is_fitted
 
 from ..utils._compat import (
-    Interval,
     _check_method_params,
     _num_samples,
     _routing_enabled,
     _safe_split,
     _VisualBlock,
     parallel_as_completed,
-    validate_params,
 )
+from ..utils._param_validation import Interval, validate_params
 from ..utils._results import _summary_table, _text_table
 from ..utils._validation import _validate_init_params, check_matplotlib
 

@@ -7,7 +7,7 @@ from numbers import Integral, Real
 import numpy as np
 from scipy import optimize
 
-from ..utils._compat import Interval, StrOptions, validate_params
+from ..utils._param_validation import Interval, StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._results import (
     CredibleInterval,

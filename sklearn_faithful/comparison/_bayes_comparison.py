@@ -11,12 +11,7 @@ from sklearn.utils import indexable
 
 from ..model_selection import BlockRegularized3x2CV, BlockRegularizedMx2CV
 from ..model_selection._design import _check_mx2_structure, _check_same_cv_results
-from ..utils._compat import (
-    HasMethods,
-    Interval,
-    StrOptions,
-    validate_params,
-)
+from ..utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._validation import (
     CONFIDENCE_LEVEL,

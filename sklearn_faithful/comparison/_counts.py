@@ -16,7 +16,8 @@ import numpy as np
 from sklearn.utils import indexable
 
 from ..model_selection._design import _cv_result_splits
-from ..utils._compat import Interval, StrOptions, _safe_split, validate_params
+from ..utils._compat import _safe_split
+from ..utils._param_validation import Interval, StrOptions, validate_params
 from ..utils._validation import (
     _check_classes,
     _check_sample_weight,

@@ -30,7 +30,7 @@ from numbers import Real
 import numpy as np
 from scipy import special, stats
 
-from ..utils._compat import Interval, validate_params
+from ..utils._param_validation import Interval, validate_params
 from ..utils._results import (
     ConfidenceInterval,
     _EffectTestMixin,

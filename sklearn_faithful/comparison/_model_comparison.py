@@ -21,15 +21,9 @@ from sklearn.utils import indexable
 from ..metrics._scorer import _check_scoring
 from ..model_selection import BlockRegularizedMx2CV
 from ..model_selection._design import _check_mx2_structure, _check_same_cv_results
-from ..utils._compat import (
-    HasMethods,
-    Interval,
-    StrOptions,
-    _check_method_params,
-    _safe_split,
-    validate_params,
-)
+from ..utils._compat import _check_method_params, _safe_split
 from ..utils._multitest import holm
+from ..utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from ..utils._results import B_BETTER, B_WORSE, UNDECIDED
 from ..utils._validation import (
     CONFIDENCE_LEVEL,

@@ -23,7 +23,7 @@ import numpy as np
 from scipy import special, stats
 
 from ..metrics._prf import _precision_recall_fscore
-from ..utils._compat import StrOptions, validate_params
+from ..utils._param_validation import StrOptions, validate_params
 from ..utils._results import _BayesResultMixin, _interval_text, _level_text
 from ..utils._validation import CONFIDENCE_LEVEL
 from ._bayes import AVERAGES, PROPORTION_ROPE, _check_counts_pair

@@ -5,7 +5,7 @@ import textwrap
 import numpy as np
 from scipy import ndimage
 
-from ..utils._compat import HasMethods
+from ..utils._param_validation import HasMethods
 from ..utils._validation import _validate_init_params
 
 # Monte-Carlo draws of each posterior for the unpaired difference, their

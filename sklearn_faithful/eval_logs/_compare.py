@@ -34,8 +34,8 @@ from ..utils._clusters import (
     jackknife_mean_interval,
     rarer_outcome_clusters,
 )
-from ..utils._compat import StrOptions, validate_params
 from ..utils._multitest import benjamini_hochberg, holm
+from ..utils._param_validation import StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._results import (
     _HEADERS,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..utils._compat import StrOptions, validate_params
+from ..utils._param_validation import StrOptions, validate_params
 from ..utils._results import _ResultMixin
 from ..utils._scaling import rescaled
 from ..utils._validation import _numbers_as_numbers

@@ -14,7 +14,7 @@ from numbers import Real
 import numpy as np
 
 from ..model_based._model_based import _ppi_lam, _ppi_mean
-from ..utils._compat import Interval, StrOptions, validate_params
+from ..utils._param_validation import Interval, StrOptions, validate_params
 from ..utils._results import (
     ConfidenceInterval,
     _interval_text,

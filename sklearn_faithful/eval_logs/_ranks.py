@@ -16,7 +16,7 @@ import numpy as np
 
 from ..holdout._fast_metrics import Resampler, cluster_sums, run_resamples
 from ..holdout._resampling import _RESAMPLING_CONSTRAINTS, _check_groups
-from ..utils._compat import HasMethods, validate_params
+from ..utils._param_validation import HasMethods, validate_params
 from ..utils._random import _generator
 from ..utils._rank_sets import rank_sets
 from ..utils._results import _level_text, _ResultMixin, _text_table

@@ -20,7 +20,7 @@ from ..holdout._resampling import (
     _interval,
     _paired_pvalue,
 )
-from ..utils._compat import StrOptions, validate_params
+from ..utils._param_validation import StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._rank_sets import rank_sets
 from ..utils._results import _level_text, _ResultMixin, _text_table

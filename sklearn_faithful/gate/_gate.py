@@ -19,13 +19,13 @@ from scipy import special
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 
-from ..utils._compat import Interval, validate_params
 from ..utils._files import read_text
 from ..utils._measured import (
     UNPAIRED_GATE_FALSE_ALARMS,
     UNPAIRED_GATE_FALSE_ALARMS_AT_01,
     UNPAIRED_GATE_SKEWED_FALSE_ALARMS,
 )
+from ..utils._param_validation import Interval, validate_params
 from ..utils._results import (
     ConfidenceInterval,
     _EffectTestMixin,

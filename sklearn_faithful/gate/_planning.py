@@ -25,7 +25,7 @@ import numpy as np
 from scipy import optimize, special
 
 from ..utils._clusters import _anova_icc
-from ..utils._compat import Interval, validate_params
+from ..utils._param_validation import Interval, validate_params
 from ..utils._results import _ResultMixin
 from ..utils._scaling import rescaled
 from ..utils._validation import (

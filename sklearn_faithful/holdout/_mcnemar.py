@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from ..utils._compat import StrOptions, validate_params
+from ..utils._param_validation import StrOptions, validate_params
 from ..utils._results import (
     ConfidenceInterval,
     _EffectTestMixin,

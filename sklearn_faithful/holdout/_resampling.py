@@ -26,8 +26,8 @@ from ..utils._clusters import (
     jackknife_mean_interval,
     rarer_outcome_clusters,
 )
-from ..utils._compat import Interval, StrOptions, validate_params
 from ..utils._measured import JACKKNIFE_BM_RARE_COVERAGE
+from ..utils._param_validation import Interval, StrOptions, validate_params
 from ..utils._random import _generator
 from ..utils._results import (
     ConfidenceInterval,

@@ -10,7 +10,7 @@ labels would give, number for number, for the same seed.
 import numpy as np
 from scipy import sparse
 
-from ..utils._compat import StrOptions, validate_params
+from ..utils._param_validation import StrOptions, validate_params
 from ..utils._validation import ALTERNATIVE, CONFIDENCE_LEVEL, _check_classes
 from ._fast_metrics import TABLE_KINDS, resolve_metric, table_cells
 from ._options import INTERVAL_METHODS

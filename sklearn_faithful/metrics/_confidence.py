@@ -16,7 +16,7 @@ from numbers import Real
 import numpy as np
 from scipy import sparse
 
-from ..utils._compat import Interval, Options, StrOptions, validate_params
+from ..utils._param_validation import Interval, Options, StrOptions, validate_params
 from ..utils._validation import (
     POS_LABEL,
     _as_float_array,

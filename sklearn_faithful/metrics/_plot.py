@@ -5,7 +5,7 @@ from numbers import Real
 import numpy as np
 from sklearn.metrics import ConfusionMatrixDisplay, confusion_matrix
 
-from ..utils._compat import HasMethods, Interval, StrOptions, validate_params
+from ..utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from ..utils._validation import _validate_init_params, check_matplotlib
 from ._confidence import (
     NORMALIZE,

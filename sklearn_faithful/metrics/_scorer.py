@@ -24,7 +24,8 @@ from ..utils._calibration_options import (
     DEFAULT_STRATEGY,
     resolve_norm,
 )
-from ..utils._compat import _Scorer, validate_params
+from ..utils._compat import _Scorer
+from ..utils._param_validation import validate_params
 from ..utils._validation import _resolve_pos_label
 from ._confidence import cf1_score, cprecision_score, crecall_score
 

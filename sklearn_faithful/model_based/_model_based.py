@@ -27,16 +27,12 @@ from scipy import special
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from ..utils._compat import (
-    Interval,
-    StrOptions,
-    validate_params,
-)
 from ..utils._measured import (
     PAIRED_PPI_AUTO_COVERAGE,
     PAIRED_PPI_FEW_RECTIFIED_COVERAGE,
     PAIRED_PPI_UNWARNED_COVERAGE,
 )
+from ..utils._param_validation import Interval, StrOptions, validate_params
 from ..utils._results import (
     RESULT_LEVEL,
     ConfidenceInterval,

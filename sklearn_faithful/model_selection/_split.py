@@ -20,7 +20,8 @@ from scipy.linalg import hadamard
 from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils.multiclass import type_of_target
 
-from ..utils._compat import Interval, _num_samples
+from ..utils._compat import _num_samples
+from ..utils._param_validation import Interval
 from ..utils._random import _generator
 from ..utils._results import _ResultMixin
 from ..utils._validation import (

@@ -14,7 +14,7 @@ from numbers import Integral, Real
 import numpy as np
 from scipy import stats
 
-from ..utils._compat import HasMethods, Interval, validate_params
+from ..utils._param_validation import HasMethods, Interval, validate_params
 from ..utils._random import _generator
 from ..utils._results import (
     _BayesResultMixin,

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special
 
-from ._compat import Interval, validate_params
+from ._param_validation import Interval, validate_params
 from ._validation import CONFIDENCE_LEVEL
 
 # The decisions of ``decide(threshold)``, and of every rule that claims a side.

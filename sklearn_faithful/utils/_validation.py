@@ -12,7 +12,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import column_or_1d
 
-from ._compat import (
+from ._param_validation import (
     Interval,
     StrOptions,
     validate_parameter_constraints,

@@ -15,7 +15,7 @@ from sklearn_faithful.calibration import (
     corp_decomposition,
 )
 from sklearn_faithful.utils._calibration import isotonic_recalibration
-from sklearn_faithful.utils._compat import InvalidParameterError
+from sklearn_faithful.utils._param_validation import InvalidParameterError
 
 from ..test_plot import _labels_inside_figure
 

@@ -16,7 +16,7 @@ from sklearn_faithful.comparison import (
     ModelComparison,
 )
 from sklearn_faithful.model_selection import BlockRegularized3x2CV
-from sklearn_faithful.utils._compat import InvalidParameterError
+from sklearn_faithful.utils._param_validation import InvalidParameterError
 
 CLAIMS = {"B better", "B not better", "B worse", "equivalent", "undecided"}
 

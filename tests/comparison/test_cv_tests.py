@@ -23,7 +23,7 @@ from sklearn_faithful.comparison._cv_tests import (
     corrected_resampled_ttest,
     paired_ttest_5x2cv,
 )
-from sklearn_faithful.utils._compat import InvalidParameterError
+from sklearn_faithful.utils._param_validation import InvalidParameterError
 
 RNG = np.random.default_rng(0)
 # 10 x 10-fold CV on 500 samples: 450 train, 50 test per split

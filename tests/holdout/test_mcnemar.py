@@ -18,7 +18,7 @@ from sklearn_faithful.holdout._mcnemar import (
     cochrans_q_test,
     mcnemar_test,
 )
-from sklearn_faithful.utils._compat import InvalidParameterError
+from sklearn_faithful.utils._param_validation import InvalidParameterError
 
 
 def _statsmodels_mcnemar(table, **kwargs):

@@ -18,7 +18,7 @@ from sklearn_faithful.holdout import (
     paired_permutation_test,
 )
 from sklearn_faithful.holdout._fast_metrics import RESAMPLE_BLOCK, run_resamples
-from sklearn_faithful.utils._compat import InvalidParameterError
+from sklearn_faithful.utils._param_validation import InvalidParameterError
 
 # 3 blocks (256, 256, 8): more blocks than jobs, and a short last one
 N_RESAMPLES = 2 * RESAMPLE_BLOCK + 8

@@ -14,7 +14,7 @@ from sklearn_faithful.model_based import (
     ModelBasedMetricTest,
     model_based_test_from_summary,
 )
-from sklearn_faithful.utils._compat import InvalidParameterError
+from sklearn_faithful.utils._param_validation import InvalidParameterError
 
 # Table 1, BOLD row: N = 23,679 prompts per system, precision and FOR of the
 # RoBERTa-ToxiGen classifier (section 3.1)

@@ -17,7 +17,7 @@ from sklearn_faithful.multi_dataset._multi_dataset import (
     bayesian_signed_rank_test,
     friedman_test,
 )
-from sklearn_faithful.utils._compat import InvalidParameterError
+from sklearn_faithful.utils._param_validation import InvalidParameterError
 
 # Demsar (2006), Table 6: AUC of C4.5 with and without m-tuning and
 # cf-tuning on 14 UCI data sets (rows), as printed (three decimals).
