@@ -34,10 +34,16 @@ from sklearn_faithful.model_selection import (
     BlockRegularizedMx2CV,
 )
 from sklearn_faithful.utils._compat import (
-    InvalidParameterError,
+    SklearnInvalidParameterError,
     generate_invalid_param_val,
     generate_valid_param,
+    sklearn_constraint,
+    sklearn_validate_parameter_constraints,
+)
+from sklearn_faithful.utils._param_validation import (
+    InvalidParameterError,
     make_constraint,
+    validate_parameter_constraints,
 )
 from sklearn_faithful.utils._discovery import all_public_names
 
@@ -93,7 +99,14 @@ def _methods(cls):
 def _valid(constraints, name):
     if constraints[name] == "no_validation":
         return None
-    return generate_valid_param(make_constraint(constraints[name][0]))
+    return generate_valid_param(_sklearn(constraints[name][0]))
+
+
+def _sklearn(constraint):
+    """scikit-learn's constraint object for one of ours, for its generators."""
+    from sklearn.utils._param_validation import make_constraint as sklearn_make
+
+    return sklearn_make(sklearn_constraint(constraint))
 
 
 def _invalid_values(constraint_list):
@@ -103,9 +116,9 @@ def _invalid_values(constraint_list):
     constraints = [make_constraint(c) for c in constraint_list]
     if not _takes_booleans(constraint_list):
         values.append(True)
-    for constraint in constraints:
+    for declared in constraint_list:
         try:
-            bad = generate_invalid_param_val(constraint)
+            bad = generate_invalid_param_val(_sklearn(declared))
         except NotImplementedError:
             continue
         if not any(c.is_satisfied_by(bad) for c in constraints):
@@ -356,3 +369,40 @@ def test_catalogue_of_bad_levels_and_seeds(name, param, value):
     match = rf"The '{param}' parameter of {func.__qualname__} must be"
     with pytest.raises(InvalidParameterError, match=match):
         func(**{**required, param: value})
+
+
+# --- our validator words what scikit-learn's does ------------------------------
+
+
+def _parity_cases():
+    seen = set()
+    for where, param, constraint_list in _all_constraints():
+        key = (param, repr(constraint_list))
+        if key not in seen:
+            seen.add(key)
+            yield where, param, constraint_list
+
+
+@pytest.mark.parametrize("where, param, constraint_list", list(_parity_cases()))
+def test_validation_matches_scikit_learn(where, param, constraint_list):
+    # utils/_param_validation checks without importing scikit-learn; on every
+    # declared constraint it accepts and refuses what scikit-learn's validator
+    # does, in the same words; the one difference is deliberate: a boolean is
+    # refused where no boolean is declared (test above)
+    ours = {param: constraint_list}
+    theirs = {param: [sklearn_constraint(c) for c in constraint_list]}
+    values = _invalid_values(constraint_list) + [None, 0, 1, 0.5, -1, "x", [1]]
+    for value in values:
+        try:
+            sklearn_validate_parameter_constraints(theirs, {param: value}, "f")
+        except SklearnInvalidParameterError as exc:
+            with pytest.raises(InvalidParameterError) as ours_exc:
+                validate_parameter_constraints(ours, {param: value}, "f")
+            assert str(ours_exc.value) == str(exc)
+            continue
+        if not _is_boolean_refusal(constraint_list, value):
+            validate_parameter_constraints(ours, {param: value}, "f")
+
+
+def _is_boolean_refusal(constraint_list, value):
+    return isinstance(value, (bool, np.bool_)) and not _takes_booleans(constraint_list)

@@ -13,7 +13,6 @@ the zero-division and averaging rules exist once. See the formulas page,
 import warnings
 
 import numpy as np
-from sklearn.exceptions import UndefinedMetricWarning
 
 
 def _zero_division_value(zero_division):
@@ -36,6 +35,9 @@ def _divide(numerator, denominator, zero_division, metric, modifier, warn_for):
         return result
     result = np.where(mask, _zero_division_value(zero_division), result)
     if isinstance(zero_division, str) and metric in warn_for:
+        # scikit-learn's class, imported only when there is something to say
+        from sklearn.exceptions import UndefinedMetricWarning
+
         where = "due to" if result.shape[-1] == 1 else "in labels with"
         warnings.warn(
             f"{metric.capitalize()} is ill-defined and being set to 0.0 {where} "
@@ -152,13 +154,15 @@ def _jaccard(
     pos_index=None,
     present=None,
     zero_division="warn",
+    warn=False,
 ):
     """The Jaccard index from per-class sums, batched, as scikit-learn's.
 
     ``J_k = TP_k / (TP_k + FP_k + FN_k) = TP_k / (pred_k + true_k - TP_k)``,
     reported and averaged as :func:`_precision_recall_fscore` does (micro:
     the sums first; weighted: by ``true_sum``), 0/0 set to
-    ``zero_division``.
+    ``zero_division`` (and said, as scikit-learn does, with ``warn`` and
+    ``zero_division="warn"``).
     """
     sums = [np.asarray(a, dtype=np.float64) for a in (tp_sum, pred_sum, true_sum)]
     if average == "binary":
@@ -166,7 +170,14 @@ def _jaccard(
     elif average == "micro":
         sums = [a.sum(axis=-1, keepdims=True) for a in sums]
     tp, pred, true = sums
-    jaccard = _divide(tp, pred + true - tp, zero_division, "jaccard", "", ())
+    jaccard = _divide(
+        tp,
+        pred + true - tp,
+        zero_division,
+        "jaccard",
+        "true or predicted",
+        ("jaccard",) if warn else (),
+    )
     if average in ("binary", "micro"):
         return jaccard[..., 0]
     keep = np.ones(tp.shape, dtype=bool) if present is None else present

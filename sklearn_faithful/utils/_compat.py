@@ -1,31 +1,26 @@
 """The one place that imports private scikit-learn API and works around versions.
 
-scikit-learn keeps its parameter validation and its scorer classes private. We
-build on them (so that our functions raise the same errors and our scorers share
-``predict_proba`` with scikit-learn's), and isolate the imports here so that a
-change in scikit-learn touches one file. The test suite takes scikit-learn's
-generators of valid and invalid parameter values from here too. Differences
+scikit-learn keeps its scorer classes, metadata routing and splitting helpers
+private. We build on them (so that our scorers share ``predict_proba`` with
+scikit-learn's), and isolate the imports here so that a change in scikit-learn
+touches one file. Parameter validation is the package's own
+(``utils/_param_validation``, which imports nothing from scikit-learn); the test
+suites take scikit-learn's generators of valid and invalid parameter values and
+its validator from here, to check ours against them. Differences
 between the supported versions of scipy and joblib are bridged here too.
 """
 
-import functools
-import inspect
-
-import numpy as np
-from sklearn import config_context, get_config
 from sklearn.metrics._scorer import _Scorer
 from sklearn.utils._param_validation import (
-    HasMethods,
-    Hidden,
-    InvalidParameterError,
-    StrOptions,
+    InvalidParameterError as SklearnInvalidParameterError,
+)
+from sklearn.utils._param_validation import (
     generate_invalid_param_val,
     generate_valid_param,
-    make_constraint,
-    validate_parameter_constraints,
 )
-from sklearn.utils._param_validation import Interval as _Interval
-from sklearn.utils._param_validation import Options as _Options
+from sklearn.utils._param_validation import (
+    validate_parameter_constraints as sklearn_validate_parameter_constraints,
+)
 from sklearn.utils.metadata_routing import _routing_enabled
 from sklearn.utils.metaestimators import _safe_split
 from sklearn.utils.parallel import Parallel
@@ -37,12 +32,7 @@ except ImportError:  # pragma: no cover - scikit-learn < 1.7
     from sklearn.utils._estimator_html_repr import _VisualBlock
 
 __all__ = [
-    "HasMethods",
-    "Hidden",
-    "Interval",
-    "InvalidParameterError",
-    "Options",
-    "StrOptions",
+    "SklearnInvalidParameterError",
     "_Scorer",
     "_VisualBlock",
     "_check_method_params",
@@ -51,10 +41,9 @@ __all__ = [
     "_safe_split",
     "generate_invalid_param_val",
     "generate_valid_param",
-    "make_constraint",
     "parallel_as_completed",
-    "validate_parameter_constraints",
-    "validate_params",
+    "sklearn_constraint",
+    "sklearn_validate_parameter_constraints",
 ]
 
 
@@ -72,69 +61,28 @@ def parallel_as_completed(tasks, **parallel_kw):
         return Parallel(**parallel_kw)(tasks)
 
 
-def _is_bool(val):
-    return isinstance(val, (bool, np.bool_))
+def sklearn_constraint(constraint):
+    """scikit-learn's constraint object for one of ours (for the test suites).
 
-
-class Interval(_Interval):
-    """scikit-learn's ``Interval``, refusing booleans.
-
-    ``True`` is an ``Integral`` to Python, so scikit-learn's interval takes
-    it as 1: ``n_resamples=True`` or ``n_train=True`` would run. A count, a
-    level or a size is never a boolean here; a parameter that takes one
-    says ``"boolean"``.
+    ``utils/_param_validation`` declares constraints as scikit-learn does but
+    checks them without importing it; the common suites feed scikit-learn's
+    ``generate_invalid_param_val`` and ``generate_valid_param`` with the
+    translation, and check that both word the same refusals.
     """
+    from sklearn.utils import _param_validation as skl
 
-    def is_satisfied_by(self, val):
-        return not _is_bool(val) and super().is_satisfied_by(val)
+    from . import _param_validation as ours
 
-
-class Options(_Options):
-    """scikit-learn's ``Options``, refusing booleans (``True == 1.0`` would
-    pass for the option 1.0)."""
-
-    def is_satisfied_by(self, val):
-        return not _is_bool(val) and super().is_satisfied_by(val)
-
-
-def validate_params(parameter_constraints, *, prefer_skip_nested_validation):
-    """Check a function's arguments against ``parameter_constraints``.
-
-    Used as scikit-learn's ``validate_params`` decorator is, with the same
-    constraint objects, messages (``validate_parameter_constraints``) and
-    ``skip_parameter_validation`` configuration; the difference is that the
-    decorated function's signature is read once, when it is decorated, not on
-    every call. For a call that does microseconds of work (a t-test on ten
-    scores) that signature was most of the cost of validating.
-    """
-
-    def decorate(func):
-        # the common suites read the constraints off the function and its wrapper
-        func._skl_parameter_constraints = parameter_constraints
-        signature = inspect.signature(func)
-        skipped = {"self", "cls"} | {
-            name
-            for name, parameter in signature.parameters.items()
-            if parameter.kind
-            in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
-        }
-
-        @functools.wraps(func)
-        def checked(*args, **kwargs):
-            if get_config()["skip_parameter_validation"]:
-                return func(*args, **kwargs)
-            arguments = signature.bind(*args, **kwargs)
-            arguments.apply_defaults()
-            validate_parameter_constraints(
-                parameter_constraints,
-                {k: v for k, v in arguments.arguments.items() if k not in skipped},
-                caller_name=func.__qualname__,
-            )
-            with config_context(
-                skip_parameter_validation=prefer_skip_nested_validation
-            ):
-                return func(*args, **kwargs)
-
-        return checked
-
-    return decorate
+    if isinstance(constraint, ours.Hidden):
+        return skl.Hidden(sklearn_constraint(constraint.constraint))
+    if isinstance(constraint, ours.Interval):
+        return skl.Interval(
+            constraint.type, constraint.left, constraint.right, closed=constraint.closed
+        )
+    if isinstance(constraint, ours.StrOptions):
+        return skl.StrOptions(constraint.options)
+    if isinstance(constraint, ours.Options):
+        return skl.Options(constraint.type, constraint.options)
+    if isinstance(constraint, ours.HasMethods):
+        return skl.HasMethods(constraint.methods)
+    return constraint

@@ -3,7 +3,6 @@
 from numbers import Integral
 
 import numpy as np
-from sklearn.utils import check_random_state
 
 
 def _generator(random_state):
@@ -12,5 +11,10 @@ def _generator(random_state):
         return random_state
     if random_state is None or isinstance(random_state, Integral):
         return np.random.default_rng(random_state)
-    state = check_random_state(random_state)
-    return np.random.default_rng(state.randint(np.iinfo(np.int32).max))
+    if not isinstance(random_state, np.random.RandomState):
+        # scikit-learn's check_random_state's words
+        raise ValueError(
+            f"{random_state!r} cannot be used to seed a "
+            "numpy.random.RandomState instance"
+        )
+    return np.random.default_rng(random_state.randint(np.iinfo(np.int32).max))

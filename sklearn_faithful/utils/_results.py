@@ -16,7 +16,6 @@ from numbers import Integral, Real
 from typing import NamedTuple
 
 import numpy as np
-from scipy import special
 
 from ._param_validation import Interval, validate_params
 from ._validation import CONFIDENCE_LEVEL
@@ -75,7 +74,9 @@ def _two_sided_z(confidence_level):
 
     ``confidence_level`` is validated by the public caller.
     """
-    return float(special.ndtri(0.5 + confidence_level / 2))
+    from scipy.special import ndtri
+
+    return float(ndtri(0.5 + confidence_level / 2))
 
 
 # Headers of the printed table, for the summary() columns that need one.

@@ -10,7 +10,6 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils import column_or_1d
 
 from ._param_validation import (
     Interval,
@@ -238,15 +237,25 @@ def _check_label_values(labels, name, hint=""):
             )
 
 
-def _check_y_true(y_true, name="y_true"):
-    """Return ``y_true`` as a non-empty 1-D array of labels."""
+def _column_or_1d(y_true, name):
+    """scikit-learn's ``column_or_1d`` (pandas, lists, one column), our words."""
+    from sklearn.utils import column_or_1d
+
     try:
-        y = column_or_1d(y_true, warn=True)
+        return column_or_1d(y_true, warn=True)
     except ValueError as exc:
         raise ValueError(
             f"{name} must be a 1-D array-like of class labels; got shape "
             f"{np.shape(y_true)}."
         ) from exc
+
+
+def _check_y_true(y_true, name="y_true"):
+    """Return ``y_true`` as a non-empty 1-D array of labels."""
+    if isinstance(y_true, np.ndarray) and y_true.ndim == 1:
+        y = y_true  # what column_or_1d returns, without importing scikit-learn
+    else:
+        y = _column_or_1d(y_true, name)
     if y.shape[0] == 0:
         raise ValueError(f"{name} is empty; at least one sample is needed.")
     if y.dtype.kind == "f" and not np.isfinite(y).all():
