@@ -22,8 +22,20 @@ that reads the three files into integer codes with pandas
 simplest fast code there is. Targets: peak RSS <= 1 GB, time <= 2x the
 floor.
 
+With ``--cpu`` (issue 40): the command line's CPU time, start-up and imports
+included, where a user meets it: ``python -m sklearn_faithful compare`` on
+four label files of 100,000 lines (gold and three systems, 5 string
+classes), ``--metric accuracy,f1`` (macro average), 9,999 resamples, against the
+floor: a subprocess that imports numpy and reads the four files into
+integer codes (``np.unique(..., return_inverse=True)`` of the split lines).
+CPU time is user + system time from ``/usr/bin/time -v``, the median of
+``--repeat`` runs. Also printed: ``python -c "import numpy"`` alone, and
+``import scipy.stats`` and ``import sklearn`` for scale. Target: compare
+<= 2x the floor.
+
 Run: python benchmarks/bench_cli.py [--n-samples N] [--n-resamples B]
      python benchmarks/bench_cli.py --lines 25000000 --dir /tmp/bench_cli
+     python benchmarks/bench_cli.py --cpu
 """
 
 import argparse
@@ -116,6 +128,77 @@ def _write_label_files(directory, n):
     return paths
 
 
+NUMPY_FLOOR = """
+import sys
+import numpy as np
+
+for path in sys.argv[1:]:
+    with open(path, "rb") as f:
+        lines = np.array(f.read().split())
+    classes, codes = np.unique(lines, return_inverse=True)
+"""
+
+
+def _cpu_seconds(argv):
+    """CPU seconds (user + system) and peak RSS (MiB) of a command."""
+    done = subprocess.run(
+        ["/usr/bin/time", "-v", *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=True,
+    )
+    fields = dict(
+        line.strip().rsplit(": ", 1)
+        for line in done.stderr.splitlines()
+        if ": " in line
+    )
+    cpu = float(fields["User time (seconds)"]) + float(fields["System time (seconds)"])
+    return cpu, int(fields["Maximum resident set size (kbytes)"]) / 1024
+
+
+def _cpu(args):
+    """The issue-40 case: CPU time of compare on four 100,000-line files."""
+    n = args.lines_cpu
+    os.makedirs(args.dir, exist_ok=True)
+    rng = np.random.default_rng(0)
+    classes = np.array([f"label_{i}" for i in range(5)])
+    y = rng.integers(0, 5, n)
+    paths = []
+    for name, right in (("gold", 1.0), ("a", 0.80), ("b", 0.81), ("c", 0.79)):
+        pred = np.where(rng.random(n) < right, y, rng.integers(0, 5, n))
+        path = os.path.join(args.dir, f"cpu_{name}_{n}.txt")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(classes[pred]) + "\n")
+        paths.append(path)
+    python = sys.executable
+    commands = {
+        "compare (python -m sklearn_faithful)": [
+            python, "-m", "sklearn_faithful", "compare", *paths,
+            "--metric", "accuracy,f1", "--average", "macro", "--n-resamples", str(args.n_resamples),
+        ],
+        "floor: import numpy, read into codes": [python, "-c", NUMPY_FLOOR, *paths],
+        'python -c "import numpy"': [python, "-c", "import numpy"],
+        'python -c "import scipy.stats"': [python, "-c", "import scipy.stats"],
+        'python -c "import sklearn"': [python, "-c", "import sklearn"],
+    }  # fmt: skip
+    runs = {name: [] for name in commands}
+    for _ in range(args.repeat):
+        for name, argv in commands.items():
+            runs[name].append(_cpu_seconds(argv))
+    print(
+        f"compare on four label files of {n:,} lines, 5 classes, accuracy and "
+        f"macro F1, {args.n_resamples} resamples; CPU time (user + system), "
+        f"median of {args.repeat}; load average {os.getloadavg()[0]:.2f}"
+    )
+    print(f"{'':40} {'CPU s':>7} {'peak RSS MiB':>13}")
+    medians = {name: np.median(np.array(r), axis=0) for name, r in runs.items()}
+    for name, (cpu, rss) in medians.items():
+        print(f"{name:40} {cpu:7.2f} {rss:13.0f}")
+    ratio = medians[next(iter(commands))][0] / medians[list(commands)[1]][0]
+    print(f"{'ratio compare / floor':40} {ratio:7.2f}   (target <= 2)")
+
+
 def _run(argv):
     """Wall seconds and peak resident memory (MiB) of a command.
 
@@ -180,10 +263,20 @@ def main():
         default=os.path.join(tempfile.gettempdir(), "bench_cli"),
         help="where the --lines files are written (and reused)",
     )
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="CPU time of compare on four label files against numpy reading them",
+    )
+    parser.add_argument("--lines-cpu", type=int, default=100_000)
     parser.add_argument("--n-resamples", type=int, default=None)
     parser.add_argument("--repeat", type=int, default=None)
     args = parser.parse_args()
-    if args.lines is None:
+    if args.cpu:
+        args.n_resamples = args.n_resamples or 9999
+        args.repeat = args.repeat or 5
+        _cpu(args)
+    elif args.lines is None:
         args.n_resamples = args.n_resamples or 10_000
         args.repeat = args.repeat or 3
         _in_memory(args)

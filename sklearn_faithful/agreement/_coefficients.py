@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from numbers import Integral
 
 import numpy as np
-from scipy import sparse
 
 from ..holdout._fast_metrics import Resampler, run_resamples
 from ..holdout._resampling import (
@@ -39,7 +38,12 @@ from ..holdout._resampling import (
     _warn_degenerate,
     _warn_nan,
 )
-from ..utils._param_validation import Interval, StrOptions, validate_params
+from ..utils._param_validation import (
+    Interval,
+    StrOptions,
+    _is_sparse,
+    validate_params,
+)
 from ..utils._random import _generator
 from ..utils._results import (
     ConfidenceInterval,
@@ -1030,7 +1034,7 @@ def _cohen_units(reliability_data, weights, value_domain):
     y1, y2 = codes[:, both]
     resampler, kappa, _ = _kappa_resampler(y1, y2, weights)
     features = resampler.features[0]
-    features = features.toarray() if sparse.issparse(features) else features
+    features = features.toarray() if _is_sparse(features) else features
     k = (features.shape[1] - 1) // 2
     return _Units(
         features=features,

@@ -23,7 +23,6 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import optimize, special, stats
 
 from ..holdout._fast_metrics import Resampler, run_resamples
 from ..holdout._resampling import _interval, _kappa_from_sums, _warn_nan
@@ -218,6 +217,8 @@ def _reference_scales(unit_var, spread, noise, h):
     estimated variance ``v(X) = v_u + c (S^2(X) - noise)_+`` and
     the true ``v_u + c sigma^2`` give ``r = sqrt(v(X) / (v_u + c sigma^2))``.
     """
+    from scipy import stats  # only for compare_to_annotators (issue 40)
+
     g, c = h - 1, 1 + 1 / h
     x = stats.chi2.ppf((np.arange(_N_NODES) + 0.5) / _N_NODES, g)
     level = _VARIANCE_BOUND_TWO if h == 2 else _VARIANCE_BOUND
@@ -239,11 +240,15 @@ def _verdict(statistic, half):
 
 def _tail(t, scales):
     """``P(|T| > t)`` under the reference distribution of eq. (3)."""
+    from scipy import special
+
     return float(np.mean(2 * special.ndtr(-t * scales)))
 
 
 def _critical_value(scales, confidence_level):
     """The ``t`` with ``P(|T| > t) = 1 - confidence_level``."""
+    from scipy import optimize
+
     alpha = 1 - confidence_level
     high = 2.0
     while _tail(high, scales) > alpha:
