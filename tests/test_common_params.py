@@ -392,6 +392,7 @@ def test_validation_matches_scikit_learn(where, param, constraint_list):
     ours = {param: constraint_list}
     theirs = {param: [sklearn_constraint(c) for c in constraint_list]}
     values = _invalid_values(constraint_list) + [None, 0, 1, 0.5, -1, "x", [1]]
+    values += [np.inf, -np.inf, np.nan, 2**32, np.int8(3), np.float32(0.5)]
     for value in values:
         try:
             sklearn_validate_parameter_constraints(theirs, {param: value}, "f")

@@ -19,7 +19,6 @@ scikit-learn has been imported (a user who set it has imported it), and
 nested calls skip their checks as ``prefer_skip_nested_validation`` asks.
 """
 
-import contextlib
 import contextvars
 import functools
 import inspect
@@ -240,12 +239,13 @@ class Interval(_Constraint):
     def __contains__(self, val):
         if not isinstance(val, Integral) and math.isnan(val):
             return False
-        # a value is out if it passes a bound, or meets an open one
+        # a value is out if it passes a bound, or meets an open one; an
+        # absent bound is an open infinite one (inf is not in [0, inf))
         below = operator.lt if self.closed in ("left", "both") else operator.le
         above = operator.gt if self.closed in ("right", "both") else operator.ge
-        if self.left is not None and below(val, self.left):
-            return False
-        return self.right is None or not above(val, self.right)
+        left = -math.inf if self.left is None else self.left
+        right = math.inf if self.right is None else self.right
+        return not below(val, left) and not above(val, right)
 
     def is_satisfied_by(self, val):
         return not _is_bool(val) and isinstance(val, self.type) and val in self
@@ -366,6 +366,46 @@ def make_constraint(constraint):
     raise ValueError(f"Unknown constraint type: {constraint!r}")
 
 
+def _compile(parameter_constraints):
+    """``{name: [constraint object, ...]}`` of the validated parameters.
+
+    Made once per declaration (declarations are module or class constants);
+    a few hundred at most live in the cache.
+    """
+    key = id(parameter_constraints)
+    cached = _COMPILED.get(key)
+    if cached is not None and cached[0] is parameter_constraints:
+        return cached[1]
+    compiled = {
+        name: [make_constraint(c) for c in declared]
+        for name, declared in parameter_constraints.items()
+        if not (isinstance(declared, str) and declared == "no_validation")
+    }
+    if len(_COMPILED) > 4096:  # declarations made per call: do not grow
+        _COMPILED.clear()
+    _COMPILED[key] = (parameter_constraints, compiled)
+    return compiled
+
+
+_COMPILED = {}
+
+
+def _check(compiled, params, caller_name):
+    for name, value in params.items():
+        constraints = compiled.get(name)
+        if constraints is None:
+            continue
+        for constraint in constraints:
+            if constraint.is_satisfied_by(value):
+                break
+        else:
+            shown = [c for c in constraints if not c.hidden]
+            raise InvalidParameterError(
+                f"The {name!r} parameter of {caller_name} must be "
+                f"{_either(shown)}. Got {value!r} instead."
+            )
+
+
 def validate_parameter_constraints(parameter_constraints, params, caller_name):
     """Raise if a parameter's value satisfies none of its constraints.
 
@@ -385,18 +425,7 @@ def validate_parameter_constraints(parameter_constraints, params, caller_name):
         "The 'name' parameter of caller must be <the constraints>. Got
         <value!r> instead."
     """
-    for name, value in params.items():
-        declared = parameter_constraints.get(name, "no_validation")
-        if isinstance(declared, str) and declared == "no_validation":
-            continue
-        constraints = [make_constraint(c) for c in declared]
-        if any(c.is_satisfied_by(value) for c in constraints):
-            continue
-        shown = [c for c in constraints if not c.hidden]
-        raise InvalidParameterError(
-            f"The {name!r} parameter of {caller_name} must be "
-            f"{_either(shown)}. Got {value!r} instead."
-        )
+    _check(_compile(parameter_constraints), params, caller_name)
 
 
 # True inside a validated call that asked its nested calls to skip their checks
@@ -412,16 +441,84 @@ def _skip_requested():
     return get_config is not None and get_config()["skip_parameter_validation"]
 
 
-def _nested(skip):
-    """The context of a validated call's body: its nested calls skip their
-    checks if ``skip``, in scikit-learn's configuration too when it is loaded."""
-    stack = contextlib.ExitStack()
+def _call_nested(func, args, kwargs, skip):
+    """``func(*args, **kwargs)``, its nested calls skipping their checks if
+    ``skip`` (in scikit-learn's configuration too, when it is loaded)."""
     token = _SKIP_NESTED.set(skip)
-    stack.callback(_SKIP_NESTED.reset, token)
-    sklearn = sys.modules.get("sklearn")
-    if skip and getattr(sklearn, "config_context", None) is not None:
-        stack.enter_context(sklearn.config_context(skip_parameter_validation=True))
-    return stack
+    try:
+        sklearn = sys.modules.get("sklearn")
+        if skip and getattr(sklearn, "config_context", None) is not None:
+            with sklearn.config_context(skip_parameter_validation=True):
+                return func(*args, **kwargs)
+        return func(*args, **kwargs)
+    finally:
+        _SKIP_NESTED.reset(token)
+
+
+class _Binder:
+    """A signature's arguments by name, defaults applied, read once.
+
+    ``inspect.Signature.bind`` and ``apply_defaults`` cost more than the
+    checks of a short call; this maps positional and keyword arguments in a
+    few dictionary operations, and leaves a call it cannot map (a missing or
+    unknown argument) to Python, which raises its own ``TypeError``.
+    """
+
+    def __init__(self, signature):
+        kinds = inspect.Parameter
+        parameters = [
+            p
+            for p in signature.parameters.values()
+            if p.name not in ("self", "cls")
+            or p.kind not in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)
+        ]
+        self.signature = signature
+        self.variadic = any(
+            p.kind in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD)
+            for p in signature.parameters.values()
+        )
+        every = list(signature.parameters.values())
+        self.positional = [
+            p.name
+            for p in every
+            if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)
+        ]
+        self.keywords = {
+            p.name for p in every if p.kind is not kinds.POSITIONAL_ONLY
+        } - {"self", "cls"}
+        self.defaults = {
+            p.name: p.default
+            for p in parameters
+            if p.default is not p.empty
+            and p.kind not in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD)
+        }
+        self.required = {
+            p.name
+            for p in parameters
+            if p.default is p.empty
+            and p.kind not in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD)
+        }
+
+    def bind(self, args, kwargs):
+        """``{name: value}`` of the call, or None if Python should raise."""
+        if self.variadic:
+            try:
+                bound = self.signature.bind(*args, **kwargs)
+            except TypeError:
+                return None
+            bound.apply_defaults()
+            return dict(bound.arguments)
+        if len(args) > len(self.positional):
+            return None
+        values = dict(self.defaults)
+        values.update(zip(self.positional, args, strict=False))
+        for name, value in kwargs.items():
+            if name not in self.keywords or name in self.positional[: len(args)]:
+                return None
+            values[name] = value
+        if not self.required.issubset(values):
+            return None
+        return values
 
 
 def validate_params(parameter_constraints, *, prefer_skip_nested_validation):
@@ -448,27 +545,25 @@ def validate_params(parameter_constraints, *, prefer_skip_nested_validation):
     def decorate(func):
         # the common suites read the constraints off the function and its wrapper
         func._skl_parameter_constraints = parameter_constraints
-        signature = inspect.signature(func)
+        binder = _Binder(inspect.signature(func))
+        compiled = _compile(parameter_constraints)
         skipped = {"self", "cls"} | {
             name
-            for name, parameter in signature.parameters.items()
+            for name, parameter in binder.signature.parameters.items()
             if parameter.kind
             in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
         }
+        compiled = {k: v for k, v in compiled.items() if k not in skipped}
 
         @functools.wraps(func)
         def checked(*args, **kwargs):
             if _skip_requested():
                 return func(*args, **kwargs)
-            arguments = signature.bind(*args, **kwargs)
-            arguments.apply_defaults()
-            validate_parameter_constraints(
-                parameter_constraints,
-                {k: v for k, v in arguments.arguments.items() if k not in skipped},
-                caller_name=func.__qualname__,
-            )
-            with _nested(prefer_skip_nested_validation):
+            values = binder.bind(args, kwargs)
+            if values is None:  # Python's own TypeError
                 return func(*args, **kwargs)
+            _check(compiled, values, func.__qualname__)
+            return _call_nested(func, args, kwargs, prefer_skip_nested_validation)
 
         return checked
 
