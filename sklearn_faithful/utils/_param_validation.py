@@ -441,20 +441,6 @@ def _skip_requested():
     return get_config is not None and get_config()["skip_parameter_validation"]
 
 
-def _call_nested(func, args, kwargs, skip):
-    """``func(*args, **kwargs)``, its nested calls skipping their checks if
-    ``skip`` (in scikit-learn's configuration too, when it is loaded)."""
-    token = _SKIP_NESTED.set(skip)
-    try:
-        sklearn = sys.modules.get("sklearn")
-        if skip and getattr(sklearn, "config_context", None) is not None:
-            with sklearn.config_context(skip_parameter_validation=True):
-                return func(*args, **kwargs)
-        return func(*args, **kwargs)
-    finally:
-        _SKIP_NESTED.reset(token)
-
-
 class _Binder:
     """A signature's arguments by name, defaults applied, read once.
 
@@ -563,7 +549,17 @@ def validate_params(parameter_constraints, *, prefer_skip_nested_validation):
             if values is None:  # Python's own TypeError
                 return func(*args, **kwargs)
             _check(compiled, values, func.__qualname__)
-            return _call_nested(func, args, kwargs, prefer_skip_nested_validation)
+            # the body runs in this frame (warnings' stacklevels count on it);
+            # its nested calls skip their checks if asked, scikit-learn's too
+            token = _SKIP_NESTED.set(prefer_skip_nested_validation)
+            try:
+                sklearn = sys.modules.get("sklearn")
+                if prefer_skip_nested_validation and hasattr(sklearn, "config_context"):
+                    with sklearn.config_context(skip_parameter_validation=True):
+                        return func(*args, **kwargs)
+                return func(*args, **kwargs)
+            finally:
+                _SKIP_NESTED.reset(token)
 
         return checked
 
