@@ -15,7 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..holdout._fast_metrics import Resampler, cluster_sums, run_resamples
+from ..holdout._fast_metrics import (
+    Resampler,
+    _chunks,
+    _product,
+    _rows_per_chunk,
+    cluster_sums,
+    run_resamples,
+)
 from ..holdout._resampling import (
     _RESAMPLING_CONSTRAINTS,
     MIN_CLUSTERS,
@@ -70,19 +77,26 @@ def _mean_of(sums):
     return sums[:, 0] / sums[:, 1]
 
 
-def _cells(columns):
+def _coded(column):
+    """A column's distinct values and each item's code among them (one sort)."""
+    values, codes = np.unique(column, return_inverse=True)
+    return values, codes.ravel()
+
+
+def _cells(columns, coded=None):
     """The distinct rows of the columns (one value per run), and their items.
 
-    Each column's values are coded by one sort (``np.unique``), and the rows
-    by the combined codes ``c_A k_B + c_B``: far faster than ``np.unique``
-    over rows, and exact (equal floats, equal codes).
+    Each column's values are coded by one sort (``np.unique``; ``coded``
+    holds them when already known, :func:`_coded`), and the rows by the
+    combined codes ``c_A k_B + c_B``: far faster than ``np.unique`` over
+    rows, and exact (equal floats, equal codes).
     """
-    values, codes = zip(
-        *(np.unique(c, return_inverse=True) for c in columns), strict=True
-    )
-    code = codes[0].ravel().astype(np.int64)
+    if coded is None:
+        coded = [_coded(c) for c in columns]
+    values, codes = zip(*coded, strict=True)
+    code = codes[0].astype(np.int64)
     for v, c in zip(values[1:], codes[1:], strict=True):
-        code = code * v.size + c.ravel()
+        code = code * v.size + c
     cells, counts = np.unique(code, return_counts=True)
     rows = []
     for v in values[::-1]:  # the last column's code is the remainder
@@ -91,29 +105,127 @@ def _cells(columns):
     return rows[::-1], counts
 
 
-def _resampling(columns, groups):
+# Cells are drawn multinomially while there are at most this many, or at most
+# one per _ITEMS_PER_CELL items; beyond, the bootstrap draws the items by
+# index. A multinomial draw costs a binomial per cell (about 10 index draws'
+# time each): continuous scores, one cell per item, took 10x the index draws.
+_MANY_CELLS = 256
+_ITEMS_PER_CELL = 8
+# A cell of several items is swapped by a binomial of its own (a call, about
+# this many cells' binomials in one call): the permutation draws them one by
+# one while they are at most one in _SWAPS_PER_CALL of the cells to swap.
+_SWAPS_PER_CALL = 40
+
+
+def _units_ones(columns):
+    """Each unit's (score, 1) of each column: its sums of scores and items."""
+    ones = np.ones(columns[0].shape[0])
+    return [np.column_stack([c, ones]) for c in columns]
+
+
+class _RunsResampler(Resampler):
+    """The :class:`Resampler` of the cells of one or two runs' scores, faster.
+
+    The resamples are those of :class:`Resampler` on the cells, from the
+    same random numbers, with two exceptions of speed:
+
+    - the permutation of cells of one item each: ``binomial(1, 1/2)`` is one
+      uniform ``U`` and ``U > 1/2`` (numpy's inversion), so the swaps are
+      ``rng.random(...) > 0.5``, the same draws at a tenth of the time; the
+      few cells of several items (scores of 0 and 1 among continuous ones)
+      get their binomials in between, in numpy's order (:meth:`_swaps`);
+    - the bootstrap of many cells (``items``, the runs' item scores, given
+      past :data:`_MANY_CELLS`): a multinomial over nearly as many cells as
+      items costs a binomial per cell, so the items are drawn by index
+      instead, with the draws of :class:`Resampler` without cells
+      (``rng.integers(0, n, (c, n))``), and each run's sum is the sum of the
+      drawn items' scores.
+    """
+
+    def __init__(self, features, counts, items=None):
+        super().__init__(features, counts)
+        self.items = items
+
+    def bootstrap(self, rng, n_resamples):
+        if self.items is None:
+            yield from super().bootstrap(rng, n_resamples)
+            return
+        n = self.n
+        # a chunk holds its (c, n) draws and one run's drawn scores at a time
+        for c in _chunks(n_resamples, _rows_per_chunk(2 * n)):
+            idx = rng.integers(0, n, size=(c, n))
+            size = np.full(c, float(n))
+            yield [np.column_stack([x[idx].sum(axis=1), size]) for x in self.items]
+
+    def permute(self, rng, n_resamples):
+        (base_a, base_b), delta, movable, counts = self._permutation_parts
+        several = np.flatnonzero(counts > 1)
+        if several.size * _SWAPS_PER_CALL > counts.size:
+            yield from super().permute(rng, n_resamples)
+            return
+        every = movable.size == self.n_units
+        for c in _chunks(n_resamples, self._rows()):
+            swaps = self._swaps(rng, c, counts, several)
+            if not every:
+                spread = np.zeros((c, self.n_units))
+                spread[:, movable] = swaps
+                swaps = spread
+            moved = _product(swaps, delta)
+            yield [base_a + moved, base_b - moved]
+
+    @staticmethod
+    def _swaps(rng, c, counts, several):
+        """The ``binomial(counts, 1/2)`` swaps of ``c`` resamples, drawn in
+        the order numpy draws them (row by row, cell by cell): a uniform
+        ``U > 1/2`` for a cell of one item, the binomial itself for the
+        ``several`` cells of more."""
+        if several.size == 0:
+            return (rng.random((c, counts.size)) > 0.5).astype(np.float64)
+        swaps = np.empty((c, counts.size))
+        starts = np.concatenate([[0], several + 1])
+        stops = np.concatenate([several, [counts.size]])
+        for row in swaps:
+            for j, start, stop in zip(several, starts[:-1], stops[:-1], strict=True):
+                row[start:stop] = rng.random(stop - start) > 0.5
+                row[j] = rng.binomial(counts[j], 0.5)
+            row[starts[-1] :] = rng.random(stops[-1] - starts[-1]) > 0.5
+        return swaps
+
+
+def _unit_parts(columns, groups):
+    """What every interval and pair of runs needs of each run's scores.
+
+    Without clusters each column's :func:`_coded` scores; with clusters
+    each column's clusters' sums of scores and items, ``(n_clusters, 2)``.
+    Computed once for all the pairs.
+    """
+    if groups is None:
+        return [_coded(c) for c in columns]
+    return [np.asarray(f) for f in cluster_sums(_units_ones(columns), *groups)]
+
+
+def _resampling(columns, groups, parts=None):
     """:class:`_Resampling` of one or two runs' item scores.
 
     Without clusters the units are the cells of identical (score A, score
     B) items, drawn multinomially (0/1 scores make four cells, whatever the
-    number of items); with clusters, each cluster's sums of scores and items.
+    number of items), or with many cells the items (:class:`_RunsResampler`);
+    with clusters, each cluster's sums of scores and items. ``parts``: the
+    columns' :func:`_unit_parts`, when known.
     """
     n = columns[0].shape[0]
     statistics = [float(np.mean(c)) for c in columns]
+    if parts is None:
+        parts = _unit_parts(columns, groups)
     if groups is None:
-        rows, counts = _cells(columns)
-        ones = np.ones(counts.shape[0])
-        features = [np.column_stack([r, ones]) for r in rows]
-        return _Resampling(statistics, n, fast=(Resampler(features, counts), _mean_of))
-    codes, n_clusters = groups
-    features = cluster_sums(
-        [np.column_stack([c, np.ones(n)]) for c in columns], codes, n_clusters
-    )
+        rows, counts = _cells(columns, parts)
+        items = None
+        if counts.shape[0] > max(_MANY_CELLS, n / _ITEMS_PER_CELL):
+            items = columns
+        resampler = _RunsResampler(_units_ones(rows), counts, items)
+        return _Resampling(statistics, n, fast=(resampler, _mean_of))
     return _Resampling(
-        statistics,
-        n,
-        fast=(Resampler([np.asarray(f) for f in features]), _mean_of),
-        n_clusters=n_clusters,
+        statistics, n, fast=(Resampler(parts), _mean_of), n_clusters=groups[1]
     )
 
 
@@ -776,10 +888,14 @@ def _scale_back(row, keys, exponent):
 
 
 def _pair_row(names, a, b, scores, groups, method, level, rng, run):
-    """The comparison of runs ``a`` and ``b`` (B - A): interval, test, counts."""
+    """The comparison of runs ``a`` and ``b`` (B - A): interval, test, counts.
+
+    ``run`` holds the resampling settings and the runs' :func:`_unit_parts`.
+    """
     col_a, col_b = scores[:, a], scores[:, b]
     diff = col_b - col_a
-    data = _resampling([col_a, col_b], groups)
+    parts = run["parts"]
+    data = _resampling([col_a, col_b], groups, [parts[a], parts[b]])
     statistic = data.statistics[1] - data.statistics[0]
     wins, losses = int((diff > 0).sum()), int((diff < 0).sum())
     if method == "sign":
@@ -1008,6 +1124,8 @@ def compare_runs(
     # depend on which other runs are compared, nor on their order
     root = _generator(random_state).integers(2**63, size=2).tolist()
     jobs = dict(n_jobs=n_jobs, verbose=verbose, name="compare_runs")
+    resampled = n_runs > 1 or interval not in ("jackknife-bm", "jackknife-t")
+    parts = _unit_parts(list(scores.T), checked) if resampled else None
     run_rows = []
     for j, name in enumerate(names):
         if interval in ("jackknife-bm", "jackknife-t"):
@@ -1018,7 +1136,7 @@ def compare_runs(
             )
         else:
             res = _bootstrap_interval(
-                _resampling([scores[:, j]], checked),
+                _resampling([scores[:, j]], checked, [parts[j]]),
                 _METRIC,
                 n_resamples=n_resamples,
                 confidence_level=confidence_level,
@@ -1043,7 +1161,7 @@ def compare_runs(
     else:
         base = names.index(baseline)
         pairs = [(base, b) for b in range(n_runs) if b != base]
-    setting = {"n_resamples": n_resamples, "jobs": jobs}
+    setting = {"n_resamples": n_resamples, "jobs": jobs, "parts": parts}
     pair_rows = [
         _pair_row(
             names,

@@ -13,7 +13,6 @@ from numbers import Real
 
 import numpy as np
 
-from ..model_based._model_based import _ppi_lam, _ppi_mean
 from ..utils._param_validation import Interval, StrOptions, validate_params
 from ..utils._results import (
     ConfidenceInterval,
@@ -172,6 +171,9 @@ def prediction_powered_mean(
     >>> res.n_labelled, round(res.statistic, 3)
     (200, 0.59)
     """
+    # the model_based room imports scikit-learn and scipy.stats: only here
+    from ..model_based._model_based import _ppi_lam, _ppi_mean
+
     judge = _score_array(judge_scores, "judge_scores")
     human = _score_array(human_scores, "human_scores")
     if human.shape[0] != judge.shape[0]:
