@@ -25,6 +25,23 @@ FAST = ["--n-resamples", "199", "--format", "json"]
 ONE = ["--format", "json"]
 FILTERS = ("strict-match", "flexible-extract")
 
+try:
+    import pyarrow  # noqa: F401
+
+    READERS = ["pyarrow", "python"]
+except ImportError:  # pragma: no cover - without the logs extra
+    READERS = ["python"]
+
+
+@pytest.fixture(autouse=True, params=READERS)
+def reader(request, monkeypatch):
+    """Every test reads its logs with pyarrow's reader and with the standard
+    library's: both must give the same results."""
+    from sklearn_faithful.cli._arrow import READER_VARIABLE
+
+    monkeypatch.setenv(READER_VARIABLE, request.param)
+    return request.param
+
 
 def _cli(argv):
     """``(status, payload or stderr)`` of ``eval-logs argv``."""

@@ -11,6 +11,7 @@ the join and the statistics is the Python API's: the command reads files.
 """
 
 import argparse
+from collections.abc import Mapping
 
 from ..eval_logs._options import (
     CORRECTIONS,
@@ -483,30 +484,60 @@ def _nonempty(path, values, where, option):
     return values
 
 
-# the key of people's scores (--human-field) in a run's columns: no field's
-_HUMAN = "\0human"
+class _Log(Mapping):
+    """One run's columns, as :func:`join_runs` takes them; the run's other
+    top-level fields (for the join's check that repeated records are no
+    conditions) are read from the file on first use, so a run whose ids
+    never repeat reads only the fields asked for. ``human`` holds people's
+    scores (``--human-field``), or None."""
+
+    def __init__(self, columns, load, human=None):
+        self._columns, self._load, self.human = columns, load, human
+
+    def _every(self):
+        if self._load is not None:
+            load, self._load = self._load, None
+            for field, column in load().items():
+                self._columns.setdefault(field, column)
+        return self._columns
+
+    def __getitem__(self, field):
+        if field in self._columns:
+            return self._columns[field]
+        return self._every()[field]
+
+    def __iter__(self):
+        return iter(self._every())
+
+    def __len__(self):
+        return len(self._every())
 
 
 def _log(path, args, fields, optional, where):
-    """One run's records as the Python API takes them: a dict of columns,
-    keyed by their fields, the score under ``_score_key(args)``.
+    """One run's records as the Python API takes them: a :class:`_Log` of
+    columns, keyed by their fields, the score under ``_score_key(args)``.
 
     ``where`` (``--where``) keeps its records first, by the join's rule
-    (``_where_mask``); the other top-level fields go along, for the join's
-    check that repeated records are no conditions (one per filter)."""
+    (``_where_mask``); the other top-level fields go along, read when the
+    join asks for them, for its check that repeated records are no
+    conditions (one per filter)."""
     import numpy as np
 
     from ..eval_logs._join import _where_mask
     from ._io import InputError, read_records
 
-    rec = read_records(
-        path,
-        fields,
-        optional=optional,
-        raw=dict.fromkeys(where, "--where"),
-        others=True,
-        records_field=args.records_field,
-    )
+    def read(others=False):
+        return read_records(
+            path,
+            fields,
+            optional=optional,
+            raw=dict.fromkeys(where, "--where"),
+            others=others,
+            records_field=args.records_field,
+            numbers=(args.score_field, args.human_field),
+        )
+
+    rec, keep = read(), None
     if where:
         try:
             keep = _where_mask(rec.raw, where, "RUN", rec.where)
@@ -531,13 +562,21 @@ def _log(path, args, fields, optional, where):
         if field is not None:
             column = _nonempty(path, values[field], place, option)
             log[field] = np.array(column, dtype=object)
+    human = None
     if args.human_field is not None:
-        log[_HUMAN] = _scores(path, values[args.human_field], place, "--human-field")
-    read = set(fields) | set(where)
-    for field, column in rec.raw.items():
-        if field not in read:
-            log[field] = np.array(column, dtype=object)
-    return log
+        human = _scores(path, values[args.human_field], place, "--human-field")
+    read_fields = set(fields) | set(where)
+
+    def others():
+        rec = read(others=True)
+        rec = rec if keep is None else rec.subset(keep)
+        return {
+            field: np.array(column, dtype=object)
+            for field, column in rec.raw.items()
+            if field not in read_fields
+        }
+
+    return _Log(log, others, human)
 
 
 def _score_key(args):
@@ -585,7 +624,7 @@ def _human_scores(logs, paths, args, table):
     from ._io import InputError
 
     ((name, log),) = logs.items()
-    scored = ~np.isnan(log[_HUMAN])
+    scored = ~np.isnan(log.human)
     if scored.sum() < 2:
         raise InputError(
             f"{paths[name]}: {int(scored.sum())} record(s) hold --human-field "
@@ -594,7 +633,7 @@ def _human_scores(logs, paths, args, table):
         )
     keys = [args.id_field] + [f for f in (args.sample_field,) if f is not None]
     people = {name: {key: log[key][scored] for key in keys}}
-    people[name][_score_key(args)] = log[_HUMAN][scored]
+    people[name][_score_key(args)] = log.human[scored]
     human = _join(people, paths, args, on_duplicate=args.on_duplicate)
     out = np.full(table.n_items, np.nan)
     out[np.searchsorted(table.ids, human.ids)] = human.scores[:, 0]
@@ -654,7 +693,7 @@ def run(args):
     where = where_dict(args.where)
     logs = {n: _log(p, args, fields, optional, where) for n, p in paths.items()}
     table = _join(
-        {n: {k: v for k, v in log.items() if k != _HUMAN} for n, log in logs.items()},
+        logs,
         paths,
         args,
         on_missing=args.on_missing,

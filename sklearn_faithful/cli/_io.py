@@ -15,6 +15,7 @@ import csv
 import itertools
 import json
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
@@ -570,6 +571,95 @@ def _jsonl_records(path, lines, line):
                 f"{path}, line {i}: the object names {exc.args[0]!r} twice, so one "
                 "of its two values would be dropped; give each key once."
             ) from None
+
+
+class _Repeated(dict):
+    """A JSON object that named a key twice (the last value kept): the keys
+    named twice are ``repeated``. An error only where a field read passes
+    through it (:func:`_read_path`), as pyarrow reads the fields asked for
+    and no other."""
+
+    repeated = frozenset()
+
+
+def _marked_keys(pairs):
+    """The ``object_pairs_hook`` of the log reader: a dict of ``pairs``, a
+    :class:`_Repeated` when a key comes twice."""
+    record = dict(pairs)
+    if len(record) != len(pairs):
+        seen = set()
+        record = _Repeated(record)
+        record.repeated = frozenset(k for k, _ in pairs if k in seen or seen.add(k))
+    return record
+
+
+_LOG_DECODER = json.JSONDecoder(object_pairs_hook=_marked_keys)
+
+# a JSON object ending, then another starting: two records on one line
+# (with a comma, one array of the joined lines would take them for two)
+_TWO_OBJECTS = re.compile(r"\}[ \t\r]*,[ \t\r]*\{")
+
+
+def _jsonl_log_records(path, lines, line):
+    """The records of ``lines`` (whose first is line ``line`` of ``path``)
+    of a JSON Lines log, parsed as :func:`json.loads` parses each line.
+
+    The lines are parsed as one JSON array, which shares the keys' strings
+    between records and costs about half of a ``json.loads`` per line; an
+    array that is no list of one object per line (a line that is blank, not
+    JSON, not an object, or two objects) is parsed again line by line, for
+    the error naming its line. Objects that name a key twice are
+    :class:`_Repeated`.
+    """
+    if not _TWO_OBJECTS.search("\n".join(lines)):
+        try:
+            records = _LOG_DECODER.decode("[" + ",".join(lines) + "]")
+        except json.JSONDecodeError:
+            records = None
+        if (
+            records is not None
+            and len(records) == len(lines)
+            and all(isinstance(r, dict) for r in records)
+        ):
+            return records
+    records = []
+    for i, text in enumerate(lines, start=line):
+        if not text.strip():
+            raise InputError(
+                f"{path}, line {i} is blank; JSON Lines hold one object a line."
+            )
+        try:
+            records.append(_LOG_DECODER.decode(text))
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"{path}, line {i}: not JSON ({exc.msg}, at character {exc.colno})."
+            ) from None
+    return records
+
+
+# the value of a field a record lacks (None is a JSON null)
+_ABSENT = object()
+
+
+def _read_path(path, where, record, field):
+    """The value of ``field`` of a JSON record (:func:`_lookup`), or
+    :data:`_ABSENT`; a key named twice on the way is an error naming the
+    record's place ``where``."""
+    value, keys = record, [field]
+    if not isinstance(record, dict):
+        return _ABSENT
+    if field not in record:
+        keys = field.split(".")
+    for key in keys:
+        if not isinstance(value, dict) or key not in value:
+            return _ABSENT
+        if key in value.repeated if type(value) is _Repeated else False:
+            raise InputError(
+                f"{path}, {where}: the object names {key!r} twice, so one of "
+                "its two values would be dropped; give each key once."
+            )
+        value = value[key]
+    return value
 
 
 def _place(number, unit="line"):
@@ -1830,7 +1920,14 @@ _SCALARS = (str, int, float, bool, type(None))
 
 
 def read_records(
-    path, fields, *, optional=(), raw=(), others=False, records_field=None
+    path,
+    fields,
+    *,
+    optional=(),
+    raw=(),
+    others=False,
+    records_field=None,
+    numbers=(),
 ):
     """Read fields of the records of a JSON Lines, CSV/TSV or Parquet file,
     or of a whole log: a JSON document holding the records in an array, or
@@ -1851,7 +1948,14 @@ def read_records(
     empty cell, ``NA`` or ``null`` read as None. Returns :class:`Records`;
     values are text, stripped of white space with a warning; a missing
     field is an error naming the file, the line (a row, a record) and the
-    option.
+    option. A field of ``numbers`` (a score) is only read as a number: its
+    text may show the integer 1 as ``1.0``.
+
+    JSON Lines are read by pyarrow's JSON reader when it is installed
+    (:mod:`._arrow`, the ``logs`` extra), only the fields asked for, else by
+    the standard library's; both give the same records and the same
+    errors. A key named twice in an object is an error where a field read
+    (``fields``, ``raw``) passes through it.
     """
     if _check_regular(path) == 0:
         raise InputError(f"{path} is empty; it needs one record per item.")
@@ -1880,7 +1984,7 @@ def read_records(
         document = _json_document(path)
         records, places = _records_of(path, document, records_field)
         return _whole_log(path, records, places, fields, optional, raw, others)
-    if kind == "jsonl":
+    if kind == "jsonl" and others:
         pairs = (
             pair for line, lines in chunks for pair in _jsonl_records(path, lines, line)
         )
@@ -1888,7 +1992,83 @@ def read_records(
             path, pairs, fields, optional, raw, others, "line"
         )
         return _records(path, fields, values, lines, "line", seen)
+    if kind == "jsonl":
+        return _jsonl_log(path, chunks, fields, optional, raw, numbers)
     return _table_records(path, chunks, kind, fields, optional, raw, others)
+
+
+def _jsonl_log(path, chunks, fields, optional, raw, numbers):
+    """The records of a JSON Lines log: pyarrow's JSON reader of the fields
+    read (:mod:`._arrow`), else :func:`_jsonl_log_records`, with one result.
+
+    The text of each value is the one rule's (:func:`_log_texts`); pyarrow
+    hands over the values ``json.loads`` would give, or nothing, and then
+    the standard library reads the file, for the error naming the line.
+    """
+    from . import _arrow
+
+    names = list(dict.fromkeys([*fields, *raw]))
+    try:
+        read = _arrow.jsonl_columns(path, names, optional, raw, numbers, _lookup)
+    except ValueError as exc:  # SKLEARN_FAITHFUL_LOG_READER
+        raise InputError(str(exc)) from None
+    if read is not None:
+        columns, lines = read  # the first chunk, read, is dropped
+    else:
+        columns, lines = {f: [] for f in names}, []
+        for line, texts in chunks:
+            records = _jsonl_log_records(path, texts, line)
+            for field in names:
+                part = _field_values(path, records, field, line)
+                if field in fields and field not in optional:
+                    _check_found(path, records, field, part, line, fields[field])
+                columns[field] += part
+            lines += range(line, line + len(records))
+    values = [
+        _log_texts(path, f, columns[f], fields[f], f in optional, lines) for f in fields
+    ]
+    written = {f: [None if v is _ABSENT else v for v in columns[f]] for f in raw}
+    return _records(path, fields, values, lines, "line", written)
+
+
+def _field_values(path, records, field, line):
+    """The values of ``field`` in ``records`` (of lines from ``line`` on),
+    :data:`_ABSENT` where a record lacks it (:func:`_read_path`)."""
+    if "." not in field and all(type(r) is dict for r in records):
+        try:
+            return [r[field] for r in records]
+        except KeyError:
+            pass
+    return [
+        _read_path(path, f"line {i}", r, field)
+        for i, r in enumerate(records, start=line)
+    ]
+
+
+def _check_found(path, records, field, values, line, option):
+    """A record that lacks ``field`` is an error naming its line, its fields
+    and ``option``."""
+    if _ABSENT in values:
+        k = values.index(_ABSENT)
+        _field_value(path, f"line {line + k}", records[k], field, (),
+                     f"pass {option} with the name of its field.")  # fmt: skip
+
+
+def _log_texts(path, field, values, option, optional, lines):
+    """The JSON values of a field as text (:func:`_json_label`): a string
+    itself, a number or a boolean its ``str``; None for an ``optional``
+    field's null or absence."""
+    if all(type(v) is str for v in values):
+        return values
+    what = f"{option} value"
+    return [
+        None
+        if v is _ABSENT or (v is None and optional)
+        else v
+        if type(v) is str
+        else _json_label(path, n, field, v, what)
+        for n, v in zip(lines, values, strict=True)
+    ]
 
 
 def _no_records_field(path, records_field, what):

@@ -445,13 +445,20 @@ class _Run:
         self._log, self._keep = log, keep
         # the records of the log, before where keeps some
         self._n_written = keep.shape[0] if keep is not None else self.ids.shape[0]
-        self._others = [other for other in _fields_of(log) if other not in used]
+        self._used, self._names = used, None
+
+    def _others(self):
+        """The fields that name no id, score, cluster or sample; asked of the
+        log only when items repeat (a log may read them only then)."""
+        if self._names is None:
+            self._names = [f for f in _fields_of(self._log) if f not in self._used]
+        return self._names
 
     def others(self, rows):
         """Yield ``(field, values at rows)`` of the fields that name no id,
         score, cluster or sample, as objects; the records' ``rows`` are
         counted after ``where``."""
-        for other in self._others:
+        for other in self._others():
             values = np.asarray(self._log[other], dtype=object)
             if values.ndim == 1 and values.shape[0] == self._n_written:
                 kept = values if self._keep is None else values[self._keep]
@@ -487,7 +494,7 @@ class _Run:
         and one sample are an error: ``(None, (sample, count), item)``.
         """
         if self.sample is None:
-            if not self._others:
+            if not self._others():
                 return None  # no field in which records could differ
             # the items are the groups: their codes and sizes are the index's
             group, sizes = self.record_item, self.counts
