@@ -24,54 +24,75 @@ import functools
 import sys
 import threading
 import time
+import warnings
+from numbers import Real
 
 import numpy as np
-from joblib import effective_n_jobs
-from scipy import sparse
-from sklearn import metrics as skm
-from sklearn.utils.parallel import delayed
 from threadpoolctl import ThreadpoolController
 
-from ..metrics import _confidence as conf
 from ..metrics._prf import _jaccard, _precision_recall_fscore, _zero_division_value
-from ..utils._compat import parallel_as_completed
-from ..utils._validation import _LUT_SPAN_PER_SAMPLE, _integer_span, _offsets
+from ..utils._validation import (
+    _LUT_SPAN_PER_SAMPLE,
+    _integer_span,
+    _offsets,
+    _pos_label_index,
+)
 from ._options import (
     AVERAGED_METRIC_NAMES,
     CONFIDENCE_METRIC_NAMES,
     LABEL_METRIC_NAMES,
 )
 
-# metric function -> (kind, which, default beta)
-_KNOWN = {
-    skm.accuracy_score: ("accuracy", None, None),
-    skm.precision_score: ("prf", "precision", None),
-    skm.recall_score: ("prf", "recall", None),
-    skm.f1_score: ("prf", "f", 1.0),
-    skm.fbeta_score: ("prf", "f", None),
-    skm.jaccard_score: ("jaccard", None, None),
-    skm.balanced_accuracy_score: ("balanced_accuracy", None, None),
-    skm.matthews_corrcoef: ("mcc", None, None),
-    skm.cohen_kappa_score: ("kappa", None, None),
-    conf.cprecision_score: ("cprf", "precision", None),
-    conf.crecall_score: ("cprf", "recall", None),
-    conf.cf1_score: ("cprf", "f", 1.0),
-    conf.cfbeta_score: ("cprf", "f", None),
+# Neither scikit-learn nor scipy is imported here: the table path needs
+# neither, and a metric passed as scikit-learn's function (or our confidence
+# metric) is recognised from the module that must already be loaded for the
+# user to hold it (:func:`metric_kind`).
+
+# scikit-learn's metric functions, by name -> (kind, which, default beta)
+_SKLEARN_KINDS = {
+    "accuracy_score": ("accuracy", None, None),
+    "precision_score": ("prf", "precision", None),
+    "recall_score": ("prf", "recall", None),
+    "f1_score": ("prf", "f", 1.0),
+    "fbeta_score": ("prf", "f", None),
+    "jaccard_score": ("jaccard", None, None),
+    "balanced_accuracy_score": ("balanced_accuracy", None, None),
+    "matthews_corrcoef": ("mcc", None, None),
+    "cohen_kappa_score": ("kappa", None, None),
 }
-_LABEL_FUNCS = (
-    skm.accuracy_score,
-    skm.precision_score,
-    skm.recall_score,
-    skm.f1_score,
-    skm.balanced_accuracy_score,
-    skm.jaccard_score,
-    skm.matthews_corrcoef,
-    skm.cohen_kappa_score,
-)
-_CONFIDENCE_FUNCS = (conf.cprecision_score, conf.crecall_score, conf.cf1_score)
+# ... and our confidence metrics, in metrics/_confidence.py
+_CONFIDENCE_MODULE = "sklearn_faithful.metrics._confidence"
+_CONFIDENCE_KINDS = {
+    "cprecision_score": ("cprf", "precision", None),
+    "crecall_score": ("cprf", "recall", None),
+    "cf1_score": ("cprf", "f", 1.0),
+    "cfbeta_score": ("cprf", "f", None),
+}
+# metric names -> the function of each
 _NAMES = {
-    **dict(zip(LABEL_METRIC_NAMES, _LABEL_FUNCS, strict=True)),
-    **dict(zip(CONFIDENCE_METRIC_NAMES, _CONFIDENCE_FUNCS, strict=True)),
+    **dict(
+        zip(
+            LABEL_METRIC_NAMES,
+            (
+                "accuracy_score",
+                "precision_score",
+                "recall_score",
+                "f1_score",
+                "balanced_accuracy_score",
+                "jaccard_score",
+                "matthews_corrcoef",
+                "cohen_kappa_score",
+            ),
+            strict=True,
+        )
+    ),
+    **dict(
+        zip(
+            CONFIDENCE_METRIC_NAMES,
+            ("cprecision_score", "crecall_score", "cf1_score"),
+            strict=True,
+        )
+    ),
 }
 # The kinds of metric a (true, predicted) table determines, and the keyword
 # arguments each takes on the fast path (others, and ``labels``, go to the
@@ -87,10 +108,120 @@ _FAST_KWARGS = {
     "cprf": _AVERAGED | {"beta"},
 }
 TABLE_KINDS = frozenset(_FAST_KWARGS) - {"cprf"}
-# scikit-learn's metrics of label predictions (1-D y_pred only)
-LABEL_METRICS = frozenset(
-    func for func, (kind, _, _) in _KNOWN.items() if kind in TABLE_KINDS
-)
+
+
+class ScikitLearnMetric:
+    """scikit-learn's metric function of a name, imported at its first call.
+
+    What a metric name resolves to: the table path computes the metric from
+    the table's sums and never calls it, so naming a metric imports no
+    scikit-learn; the item path calls it.
+    """
+
+    def __init__(self, name):
+        self.__name__ = name
+
+    def __call__(self, *args, **kwargs):
+        from sklearn import metrics
+
+        return getattr(metrics, self.__name__)(*args, **kwargs)
+
+    def __eq__(self, other):
+        return isinstance(other, ScikitLearnMetric) and other.__name__ == self.__name__
+
+    def __hash__(self):
+        return hash(self.__name__)
+
+    def __repr__(self):
+        return f"sklearn.metrics.{self.__name__}"
+
+
+def _function_name(func, module, names):
+    """``func``'s name if it is the function of that name in ``module``, else None.
+
+    The module is looked up among those loaded, never imported: if it is not
+    loaded, ``func`` cannot come from it.
+    """
+    name = getattr(func, "__name__", None)
+    loaded = sys.modules.get(module)
+    if name in names and loaded is not None and getattr(loaded, name, None) is func:
+        return name
+    return None
+
+
+def sklearn_metric_name(func):
+    """The name of scikit-learn's metric function ``func`` is, or None."""
+    if isinstance(func, ScikitLearnMetric):
+        return func.__name__
+    name = getattr(func, "__name__", None)
+    return _function_name(func, "sklearn.metrics", {name} if name else ())
+
+
+def metric_kind(func):
+    """``(kind, which, default beta)`` of a metric with a fast path, or None."""
+    name = sklearn_metric_name(func)
+    if name is not None:
+        return _SKLEARN_KINDS.get(name)
+    name = _function_name(func, _CONFIDENCE_MODULE, _CONFIDENCE_KINDS)
+    return None if name is None else _CONFIDENCE_KINDS[name]
+
+
+def is_label_metric(func):
+    """Whether ``func`` is one of scikit-learn's metrics of label predictions
+    that a table determines (1-D ``y_pred`` only)."""
+    kind = metric_kind(func)
+    return kind is not None and kind[0] in TABLE_KINDS
+
+
+def _named_function(name):
+    """The function of metric ``name``: scikit-learn's (imported when called),
+    or our confidence metric's."""
+    function_name = _NAMES[name]
+    if name in CONFIDENCE_METRIC_NAMES:
+        from ..metrics import _confidence
+
+        return getattr(_confidence, function_name)
+    return ScikitLearnMetric(function_name)
+
+
+def _check_metric_kwargs(kind, kwargs):
+    """Refuse the keyword arguments scikit-learn's metric would refuse.
+
+    The table path computes the metric without calling it, so the values it
+    would check are checked here: ``zero_division`` (0.0, 1.0, NaN except for
+    Jaccard, or "warn"), ``beta`` (a number >= 0), ``pos_label`` (a number,
+    a string, a bool or None) and ``adjusted`` (a bool).
+    """
+    if "zero_division" in kwargs:
+        value = kwargs["zero_division"]
+        nan_ok = kind != "jaccard"
+        number = isinstance(value, Real) and not isinstance(value, (bool, np.bool_))
+        if not (
+            (isinstance(value, str) and value == "warn")
+            or (number and (value in (0, 1) or (nan_ok and np.isnan(value))))
+        ):
+            allowed = "0.0, 1.0 or np.nan" if nan_ok else "0.0 or 1.0"
+            raise ValueError(
+                f"metric_kwargs['zero_division'] is {value!r}; give a number "
+                f"({allowed}) or 'warn'."
+            )
+    if "beta" in kwargs:
+        value = kwargs["beta"]
+        if (
+            not isinstance(value, Real)
+            or isinstance(value, (bool, np.bool_))
+            or not value >= 0
+        ):
+            raise ValueError(f"metric_kwargs['beta'] is {value!r}; give a number >= 0.")
+    value = kwargs.get("pos_label")
+    if not isinstance(value, (Real, str, bool, np.bool_)) and value is not None:
+        raise ValueError(
+            f"metric_kwargs['pos_label'] is {value!r}; give one of the labels "
+            "(a number, a string or a bool)."
+        )
+    value = kwargs.get("adjusted", False)
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"metric_kwargs['adjusted'] is {value!r}; give True or False.")
 
 
 def resolve_metric(metric, metric_kwargs=None):
@@ -116,7 +247,7 @@ def resolve_metric(metric, metric_kwargs=None):
                 f"{sorted(_NAMES)}, those of {sorted(AVERAGED_METRIC_NAMES)} "
                 "optionally with _micro, _macro or _weighted."
             )
-        func = _NAMES[base]
+        func = _named_function(base)
         if average:
             kwargs.setdefault("average", average)
     elif callable(metric):
@@ -127,18 +258,13 @@ def resolve_metric(metric, metric_kwargs=None):
         kwargs = {**func.keywords, **kwargs}
         func = func.func
     weight = kwargs.pop("sample_weight", None)
-    for key in ("zero_division", "beta"):
-        # scikit-learn takes True for 1.0 (True in {0.0, 1.0}); we do not
-        if isinstance(kwargs.get(key), (bool, np.bool_)):
-            raise ValueError(
-                f"metric_kwargs[{key!r}] is {kwargs[key]!r}; give a number "
-                + ("(0.0, 1.0 or np.nan) or 'warn'." if key == "zero_division" else ".")
-            )
-    known = _KNOWN.get(func)
+    known = metric_kind(func)
     if known is None or not set(kwargs) <= _FAST_KWARGS[known[0]]:
         # normalize=False, replace_undefined_by and the like: the item path
         return func, kwargs, None, weight
     kind, which, beta = known
+    # scikit-learn takes True for 1.0 (True in {0.0, 1.0}); we do not
+    _check_metric_kwargs(kind, kwargs)
     if kind in TABLE_KINDS and (
         kwargs.get("labels") is not None or kwargs.get("weights") is not None
     ):
@@ -182,10 +308,18 @@ _DENSE_BYTES = 2**20
 _DENSE_PER_NONZERO = 8
 
 
-def _dense_enough(features):
-    """Whether sparse ``features`` are small and full enough to be made dense."""
-    size = features.shape[0] * features.shape[1]
-    return 8 * size <= _DENSE_BYTES and size <= _DENSE_PER_NONZERO * features.nnz
+def _dense_enough(shape, nnz):
+    """Whether sparse features of ``shape`` with ``nnz`` stored entries are
+    small and full enough to be made dense."""
+    size = shape[0] * shape[1]
+    return 8 * size <= _DENSE_BYTES and size <= _DENSE_PER_NONZERO * nnz
+
+
+def issparse(features):
+    """Whether ``features`` are a scipy sparse matrix; scipy is not imported
+    for it (if scipy.sparse is not loaded, nothing is sparse)."""
+    loaded = sys.modules.get("scipy.sparse")
+    return loaded is not None and loaded.issparse(features)
 
 
 @functools.cache
@@ -253,6 +387,7 @@ def prf_batch(tp, pred, true, spec, pos_index, present=None):
         pos_index=pos_index,
         present=present,
         zero_division=spec["zero_division"],
+        which=spec["which"],
     )
     return values[_WHICH[spec["which"]]]
 
@@ -286,13 +421,15 @@ def encode_labels(*arrays):
     return classes, np.split(inverse.ravel(), bounds)
 
 
-def label_features(true_codes, pred_codes, k, weight=None):
+def label_features(true_codes, pred_codes, k, weight=None, dense_if_small=False):
     """Sparse features of label predictions, one row per unit.
 
     Columns: the true positives of each class, the predictions of each class,
     the true labels of each class (all weighted), then the unweighted count of
     each class in y_true or y_pred, which tells the labels scikit-learn
-    averages over.
+    averages over. ``dense_if_small``: an ndarray instead when the
+    :class:`Resampler` would make them dense (:func:`_dense_enough`), built
+    without scipy.
     """
     n = true_codes.shape[0]
     w = np.ones(n) if weight is None else np.asarray(weight, dtype=np.float64)
@@ -306,10 +443,25 @@ def label_features(true_codes, pred_codes, k, weight=None):
             3 * k + pred_codes,
         ]
     ).ravel()
-    data = np.column_stack(
-        [w * (true_codes == pred_codes), w, w, np.ones(n), np.ones(n)]
-    ).ravel()
-    return sparse.csr_matrix((data, (rows, cols)), shape=(n, 4 * k))
+    right = true_codes == pred_codes
+    data = np.column_stack([w * right, w, w, np.ones(n), np.ones(n)]).ravel()
+    # the entries of a row are distinct but for the last two of a right one
+    nnz = 5 * n - int(np.count_nonzero(right))
+    return unit_features(rows, cols, data, (n, 4 * k), nnz, dense_if_small)
+
+
+def unit_features(rows, cols, data, shape, nnz, dense_if_small=True):
+    """The matrix of ``data`` at ``(rows, cols)`` (repeats summed), ``nnz``
+    distinct places: a scipy CSR matrix, or with ``dense_if_small`` the
+    ndarray the :class:`Resampler` would make of it (:func:`_dense_enough`),
+    built without scipy."""
+    if dense_if_small and _dense_enough(shape, nnz):
+        dense = np.zeros(shape)
+        np.add.at(dense, (rows, cols), data)
+        return dense
+    from scipy import sparse
+
+    return sparse.csr_matrix((data, (rows, cols)), shape=shape)
 
 
 def _balanced_accuracy(tp, true, adjusted):
@@ -374,7 +526,9 @@ def metric_from_sums(sums, spec, pos_index, k):
     if spec["average"] == "binary" and pos_index < 0:
         zero = _zero_division_value(spec["zero_division"])
         return np.full(sums.shape[0], zero)
-    present = sums[:, 3 * k :] > 0 if kind != "cprf" else None
+    # the labels scikit-learn averages over (all, for the confidence metrics)
+    averaged = kind != "cprf" and spec["average"] != "binary"
+    present = sums[:, 3 * k :] > 0 if averaged else None
     if kind == "jaccard":
         return _jaccard(
             tp,
@@ -386,6 +540,101 @@ def metric_from_sums(sums, spec, pos_index, k):
             zero_division=spec["zero_division"],
         )
     return prf_batch(tp, pred, true, spec, pos_index, present=present)
+
+
+def table_statistic(sums, spec, classes):
+    """The metric of the data from its (1, 4k) summed features, as scikit-learn's.
+
+    The value, the errors and the warnings of scikit-learn's metric called on
+    the labels: classes count only where the system's own labels (true or
+    predicted) hold items, as scikit-learn sees only those; ``average="binary"``
+    needs at most two of them, ``pos_label`` among them when there are two.
+    Precision, recall, F-beta and Jaccard take their rule from
+    :mod:`sklearn_faithful.metrics._prf`; the others from
+    :func:`metric_from_sums`, whose resamples they then equal exactly.
+    """
+    k = classes.size
+    tp, pred, true = sums[:, :k], sums[:, k : 2 * k], sums[:, 2 * k : 3 * k]
+    own = sums[0, 3 * k :] > 0
+    kind, average, pos_label = spec["kind"], spec["average"], spec["pos_label"]
+    if kind in ("prf", "jaccard"):
+        labels = classes[own].tolist()
+        pos_index = _pos_label_index(classes, pos_label)
+        if average == "binary":
+            if len(labels) > 2:
+                raise ValueError(
+                    f"the labels hold {len(labels)} classes {labels}, but "
+                    "average='binary' scores one class of two; give "
+                    "metric_kwargs={'average': 'macro'} (or 'micro', 'weighted'), "
+                    "or a metric name ending in _macro, _micro or _weighted."
+                )
+            if pos_label not in labels and len(labels) == 2:
+                raise ValueError(
+                    f"pos_label={pos_label!r} is not a valid label. It should be "
+                    f"one of {labels}."
+                )
+            # scikit-learn's labels=[pos_label]: a class of no item counts 0
+            cols = [pos_index] if pos_index >= 0 and own[pos_index] else []
+        else:
+            if pos_label not in (None, 1):
+                warnings.warn(
+                    f"Note that pos_label (set to {pos_label!r}) is ignored when "
+                    f"average != 'binary' (got {average!r}). You may use "
+                    "labels=[pos_label] to specify a single positive class.",
+                    UserWarning,
+                    stacklevel=6,
+                )
+            cols = np.flatnonzero(own)
+        parts = [
+            np.zeros((1, 1)) if not len(cols) else a[:, cols] for a in (tp, pred, true)
+        ]
+        if kind == "jaccard":
+            value = _jaccard(
+                *parts,
+                average=average,
+                pos_index=0,
+                zero_division=spec["zero_division"],
+                warn=True,
+            )
+        else:
+            which = spec["which"]
+            value = _precision_recall_fscore(
+                *parts,
+                beta=1.0 if spec["beta"] is None else spec["beta"],
+                average=average,
+                pos_index=0,
+                zero_division=spec["zero_division"],
+                warn_for=("f-score",) if which == "f" else (which,),
+                which=which,
+            )[_WHICH[which]]
+        return float(value[0])
+    if kind == "balanced_accuracy":
+        if (own & (true[0] == 0)).any():
+            warnings.warn(
+                "y_pred contains classes not in y_true", UserWarning, stacklevel=6
+            )
+        # scikit-learn's mean over the classes of y_true, in their order
+        has_true = np.flatnonzero(true[0] > 0)
+        return float(
+            _balanced_accuracy(tp[:, has_true], true[:, has_true], spec["adjusted"])[0]
+        )
+    value = float(metric_from_sums(sums, spec, -1, k)[0])
+    if kind == "kappa" and np.isnan(value):
+        warn_kappa_undefined(stacklevel=7)
+    return value
+
+
+def warn_kappa_undefined(stacklevel):
+    """Say, as scikit-learn does, that kappa is NaN: no disagreement expected."""
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    warnings.warn(
+        "Cohen's kappa is undefined: the two labellings have only one label in "
+        "common, so no disagreement is expected by chance; it is set to nan, as "
+        "scikit-learn's cohen_kappa_score does.",
+        UndefinedMetricWarning,
+        stacklevel=stacklevel,
+    )
 
 
 class Resampler:
@@ -408,7 +657,7 @@ class Resampler:
 
     def __init__(self, features, counts=None):
         self.features = [
-            f.toarray() if sparse.issparse(f) and _dense_enough(f) else f
+            f.toarray() if issparse(f) and _dense_enough(f.shape, f.nnz) else f
             for f in features
         ]
         self.counts = counts
@@ -655,9 +904,12 @@ def cell_resampler(codes, counts, k, clusters=None):
         dtype = np.int32 if k * k < 2**31 else np.intp
         true = codes[0].astype(dtype) * dtype(k)
         return Resampler([_TableFeatures(true + c, k) for c in codes[1:]], counts)
-    features = [label_features(codes[0], c, k) for c in codes[1:]]
     if clusters is None:
+        features = [
+            label_features(codes[0], c, k, dense_if_small=True) for c in codes[1:]
+        ]
         return Resampler(features, counts)
+    features = [label_features(codes[0], c, k) for c in codes[1:]]
     return Resampler([clusters @ f for f in features])
 
 
@@ -675,6 +927,8 @@ def cluster_cells(groups, n_groups, codes, k, weights=None):
     for c in codes[1:]:
         cell = cell * k + c
     counts = np.ones(cell.shape[0]) if weights is None else weights
+    from scipy import sparse
+
     table = sparse.csr_matrix((counts, (groups, cell)), shape=(n_groups, size))
     table.sum_duplicates()
     present = np.unique(table.indices)
@@ -687,6 +941,8 @@ def cluster_sums(features, groups, n_groups):
     ``indicator @ f`` with the (n_groups, n_items) indicator of the items'
     clusters ``groups``: dense features stay dense, sparse stay sparse.
     """
+    from scipy import sparse
+
     n = groups.shape[0]
     indicator = sparse.csr_matrix(
         (np.ones(n), (groups, np.arange(n))), shape=(n_groups, n)
@@ -731,8 +987,13 @@ def block_seeds(rng, n_resamples):
 
 
 def _run_blocks(draw, blocks):
-    """``draw(rng, size)`` on each block, each with its own generator."""
-    return [draw(np.random.default_rng(seed), size) for seed, size in blocks]
+    """``draw(rng, size)`` on each block, each with its own generator.
+
+    BLAS is held to one thread for all of them at once: setting the limit
+    costs more than a small block's products.
+    """
+    with one_blas_thread():
+        return [draw(np.random.default_rng(seed), size) for seed, size in blocks]
 
 
 class _Progress:
@@ -761,6 +1022,19 @@ class _Progress:
             )
 
 
+def _effective_n_jobs(n_jobs):
+    """joblib's ``effective_n_jobs``, without importing joblib for one job.
+
+    ``n_jobs=None`` means 1 unless in a :func:`joblib.parallel_config`
+    context, which needs joblib loaded: if it is not, the answer is 1.
+    """
+    if n_jobs == 1 or (n_jobs is None and "joblib" not in sys.modules):
+        return 1
+    from joblib import effective_n_jobs
+
+    return effective_n_jobs(n_jobs)
+
+
 def run_resamples(
     draw, rng, n_resamples, *, n_jobs=None, verbose=0, name="", what="resamples"
 ):
@@ -777,7 +1051,7 @@ def run_resamples(
     from 2 joblib's own messages too.
     """
     blocks = block_seeds(rng, n_resamples)
-    n_workers = effective_n_jobs(n_jobs)
+    n_workers = _effective_n_jobs(n_jobs)
     # one task per block in one job; a few tasks per job otherwise, for load
     # balance and the progress display
     n_tasks = len(blocks) if n_workers == 1 else min(len(blocks), 4 * n_workers)
@@ -794,13 +1068,19 @@ def run_resamples(
     if n_workers == 1:
         results = (_run_blocks(draw, group) for group in groups)
     else:
+        from sklearn.utils.parallel import delayed
+
+        from ..utils._compat import parallel_as_completed
+
         results = parallel_as_completed(
             (delayed(_run_blocks)(draw, group) for group in groups),
             n_jobs=n_jobs,
             verbose=max(verbose - 1, 0),
         )
     values = []
-    for group, result in zip(groups, results, strict=True):
-        values.extend(result)
-        progress.update(sum(size for _, size in group))
+    # in one job, BLAS's limit is set once for all of the blocks
+    with one_blas_thread() if n_workers == 1 else contextlib.nullcontext():
+        for group, result in zip(groups, results, strict=True):
+            values.extend(result)
+            progress.update(sum(size for _, size in group))
     return np.concatenate(values)

@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats
 
 from ..utils._param_validation import StrOptions, validate_params
 from ..utils._results import (
@@ -250,6 +249,8 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, method="exact"):
     if n == 0:
         statistic, pvalue = 0.0, 1.0
     elif method == "asymptotic":
+        from scipy import stats
+
         # chi2 = max(|b - c| - 1, 0)^2 / (b + c), 1 df (Edwards 1948)
         statistic = max(abs(n_a_only - n_b_only) - 1, 0) ** 2 / n
         pvalue = float(stats.chi2.sf(statistic, 1))
@@ -261,6 +262,8 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, method="exact"):
             pvalue = sign.pvalue
         else:
             # mid-p = 2 (P(X <= m) - P(X = m) / 2)  (Fagerland et al. 2013)
+            from scipy import stats
+
             pvalue = float(2 * stats.binom.cdf(m, n, 0.5) - stats.binom.pmf(m, n, 0.5))
             pvalue = min(pvalue, 1.0)
     return McNemarTestResult(
@@ -433,6 +436,8 @@ def cochrans_q_test(y_true, y_preds):
         # Q = (k - 1) (k sum_j C_j^2 - T^2) / (k T - sum_i R_i^2)
         numerator = (k - 1) * (k * int(np.sum(n_correct**2)) - total**2)
         statistic = numerator / denominator
+        from scipy import stats
+
         pvalue = float(stats.chi2.sf(statistic, k - 1))
     return CochransQTestResult(
         statistic=float(statistic),

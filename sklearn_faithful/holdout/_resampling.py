@@ -13,13 +13,6 @@ from dataclasses import dataclass, field
 from numbers import Integral
 
 import numpy as np
-from scipy import sparse, stats
-from scipy.special import ndtr, ndtri
-from sklearn.metrics import (
-    average_precision_score,
-    cohen_kappa_score,
-    roc_auc_score,
-)
 
 from ..utils._clusters import (
     cluster_moments,
@@ -51,18 +44,23 @@ from ..utils._validation import (
     _pos_label_index,
 )
 from ._fast_metrics import (
-    LABEL_METRICS,
     TABLE_KINDS,
     Resampler,
     cell_resampler,
     cluster_cells,
     cluster_sums,
     encode_labels,
+    is_label_metric,
+    issparse,
     label_resampler,
     label_table,
     metric_from_sums,
     resolve_metric,
     run_resamples,
+    sklearn_metric_name,
+    table_statistic,
+    unit_features,
+    warn_kappa_undefined,
 )
 from ._options import CLUSTER_MEAN_METHODS, INTERVAL_METHODS
 from ._proba_resampler import confidence_codes, confidence_features, proba_resampler
@@ -646,7 +644,7 @@ def _fast_resampler(y_true, y_preds, spec, kwargs, weight, groups=None):
 
 def _check_label_predictions(func, y_true, preds, names):
     """scikit-learn's label metrics need 1-D labels, and would not say which."""
-    if func not in LABEL_METRICS:
+    if not is_label_metric(func):
         return
     _check_label_values(y_true, "y_true")
     for name, pred in zip(names, preds, strict=True):
@@ -809,40 +807,35 @@ class _Resampling:
         return values, np.ones(n_units)
 
 
-def _from_cells(classes, codes, counts, func, kwargs, spec, clusters=None):
+def _from_cells(classes, codes, counts, spec, clusters=None):
     """:class:`_Resampling` of the cells of a table: ``codes[0]`` the true
     class of each cell, ``codes[1:]`` each system's prediction, ``counts`` its
     items.
 
-    The statistic is scikit-learn's metric on the cells of the system's own
-    (true, predicted) table weighted by their counts, which is its value on
-    the items (integer sums are exact in floating point); the resamples are
-    multinomial draws of the table, or with ``clusters`` (each cluster's
-    items per cell) draws of whole clusters, as :func:`label_resampler` makes
-    them from labels and groups.
+    The statistic is the metric of each system's summed features (its
+    (true, predicted) table's margins, exact integers in floating point),
+    with scikit-learn's checks and warnings (:func:`table_statistic`): what
+    scikit-learn's metric gives on the items, without calling it. The
+    resamples are multinomial draws of the table, or with ``clusters`` (each
+    cluster's items per cell) draws of whole clusters, as
+    :func:`label_resampler` makes them from labels and groups.
     """
     k = classes.size
-    statistics = []
-    for c in codes[1:]:
-        true, pred, weight = codes[0], c, counts
-        if len(codes) > 2:  # joint cells: sum them into the system's cells
-            cells, inverse = np.unique(
-                codes[0].astype(np.intp) * k + c, return_inverse=True
-            )
-            true, pred = np.divmod(cells, k)
-            weight = np.bincount(inverse, weights=counts).astype(counts.dtype)
-        statistics.append(
-            float(func(classes[true], classes[pred], sample_weight=weight, **kwargs))
-        )
+    resampler = cell_resampler(codes, counts, k, clusters)
+    statistics = [table_statistic(s, spec, classes) for s in resampler.totals()]
     metric_of = functools.partial(
         metric_from_sums,
         spec=spec,
         pos_index=_pos_label_index(classes, spec["pos_label"]),
         k=k,
     )
-    fast = (cell_resampler(codes, counts, k, clusters), metric_of)
     n_clusters = None if clusters is None else clusters.shape[0]
-    return _Resampling(statistics, int(counts.sum()), fast=fast, n_clusters=n_clusters)
+    return _Resampling(
+        statistics,
+        int(counts.sum()),
+        fast=(resampler, metric_of),
+        n_clusters=n_clusters,
+    )
 
 
 def _repeated_rows(weight, y_true, y_preds, groups):
@@ -890,11 +883,11 @@ def _from_labels(
     if fast and table_metric and weight is None and all(y.ndim == 1 for y in y_preds):
         if groups is None:
             classes, codes, cells = label_table(y_true, *y_preds, weights=counts)
-            return _from_cells(classes, codes, cells, func, kwargs, spec)
+            return _from_cells(classes, codes, cells, spec)
         classes, codes = encode_labels(y_true, *y_preds)
         clusters, codes = cluster_cells(*groups, codes, classes.size, counts)
         cells = np.asarray(clusters.sum(axis=0)).ravel().astype(np.int64)
-        return _from_cells(classes, codes, cells, func, kwargs, spec, clusters)
+        return _from_cells(classes, codes, cells, spec, clusters)
     if counts is not None:
         rows = np.repeat(np.arange(counts.size), counts)
         y_true, y_preds = y_true[rows], [y[rows] for y in y_preds]
@@ -933,6 +926,8 @@ def _bca_interval(dist, statistic, jackknife, confidence_level, alternative):
     ``Phi(z0 + (z0 + z) / (1 - a (z0 + z)))`` for ``z = Phi^-1(alpha)`` and
     ``Phi^-1(1 - alpha)``. Resamples with a NaN metric are left out.
     """
+    from scipy.special import ndtr, ndtri
+
     alpha = 1 - confidence_level
     if alternative == "two-sided":
         alpha /= 2
@@ -1028,7 +1023,7 @@ def _rarest_class(data):
         if y_true.ndim != 1:
             return None
         counts = np.unique(y_true, return_counts=True)[1]
-        if func in (roc_auc_score, average_precision_score):
+        if sklearn_metric_name(func) in ("roc_auc_score", "average_precision_score"):
             return int(counts.min()), "ranking"
         spec = resolve_metric(func, data.items["kwargs"])[2]
     if spec is None or spec["kind"] not in ("prf", "jaccard", "cprf"):
@@ -1037,7 +1032,7 @@ def _rarest_class(data):
         return None
     if data.fast is not None:
         features = getattr(resampler, "features", [None])[0]
-        if isinstance(features, np.ndarray) or sparse.issparse(features):
+        if isinstance(features, np.ndarray) or issparse(features):
             # units holding each class (clusters with groups), times their items
             units = resampler.counts
             if units is None:
@@ -1771,6 +1766,8 @@ def _sign_test_from_counts(
         statistic, pvalue = 0.5, 1.0
     else:
         # c ~ Binomial(b + c, 1/2) under H0
+        from scipy import stats
+
         statistic = n_b / n
         pvalue = float(stats.binomtest(n_b, n, 0.5, alternative=alternative).pvalue)
     return SignTestResult(
@@ -1789,6 +1786,8 @@ def _share_interval(k, n, confidence_level, alternative):
     """Clopper-Pearson interval of a binomial share ``k / n``; [0, 1] for n = 0."""
     if n == 0:
         return ConfidenceInterval(0.0, 1.0)
+    from scipy import stats
+
     res = stats.binomtest(k, n, 0.5, alternative=alternative)
     ci = res.proportion_ci(confidence_level=confidence_level, method="exact")
     return ConfidenceInterval(float(ci.low), float(ci.high))
@@ -1825,19 +1824,31 @@ def _kappa_resampler(y1, y2, weights, groups=None):
     rows = np.repeat(np.arange(n_cells), 3)
     cols = np.column_stack([c1, k + c2, np.full(n_cells, 2 * k)]).ravel()
     data = np.column_stack([np.ones(n_cells), np.ones(n_cells), w[c1, c2]]).ravel()
-    features = sparse.csr_matrix((data, (rows, cols)), shape=(n_cells, 2 * k + 1))
-
-    kappa = functools.partial(_kappa_from_sums, w=w, k=k)
-    # scikit-learn's kappa on the cells weighted by their counts: its value
-    # on the items, without sorting them again
-    statistic = float(
-        cohen_kappa_score(
-            classes[c1], classes[c2], weights=weights, sample_weight=counts
-        )
+    # three distinct columns a row: c1 < k <= k + c2 < 2k
+    features = unit_features(
+        rows, cols, data, (n_cells, 2 * k + 1), 3 * n_cells, clusters is None
     )
+    kappa = functools.partial(_kappa_from_sums, w=w, k=k)
+    confusion = np.zeros((k, k))
+    confusion[c1, c2] = counts
+    statistic = _kappa_of_table(confusion, w)
     if clusters is not None:
         return Resampler([clusters @ features]), kappa, statistic
     return Resampler([features], counts), kappa, statistic
+
+
+def _kappa_of_table(confusion, w):
+    """scikit-learn's ``cohen_kappa_score`` of a (k, k) table of counts, by its
+    operations in its order (its value on the items, bit for bit): ``1 -
+    sum(w C) / sum(w E)`` with ``E = outer(C.sum(0), C.sum(1)) / N``; NaN,
+    said, when no disagreement is expected."""
+    expected = np.outer(confusion.sum(axis=0), confusion.sum(axis=1))
+    expected /= confusion.sum(axis=0).sum()
+    denominator = np.sum(w * expected)
+    if denominator == 0:
+        warn_kappa_undefined(stacklevel=5)
+        return np.nan
+    return float(1 - np.sum(w * confusion) / denominator)
 
 
 def _kappa_from_sums(sums, w, k):

@@ -8,7 +8,6 @@ labels would give, number for number, for the same seed.
 """
 
 import numpy as np
-from scipy import sparse
 
 from ..utils._param_validation import StrOptions, validate_params
 from ..utils._validation import ALTERNATIVE, CONFIDENCE_LEVEL, _check_classes
@@ -116,6 +115,8 @@ def _check_table(table, labels, ndim, min_samples=2, clustered=False, stacklevel
         kept = clusters[np.ix_(np.arange(clusters.shape[0]), *[keep] * ndim)]
         flat = kept.reshape(kept.shape[0], -1)
         cells = np.ravel_multi_index(codes, (keep.size,) * ndim)
+        from scipy import sparse
+
         clusters = sparse.csr_matrix(flat[:, cells])
     else:
         clusters = None
@@ -123,8 +124,8 @@ def _check_table(table, labels, ndim, min_samples=2, clustered=False, stacklevel
 
 
 def _table_metric(metric, metric_kwargs):
-    """``(func, kwargs, spec)`` of a metric a table determines, or a ValueError."""
-    func, kwargs, spec, weight = resolve_metric(metric, metric_kwargs)
+    """``(func, spec)`` of a metric a table determines, or a ValueError."""
+    func, _, spec, weight = resolve_metric(metric, metric_kwargs)
     if weight is not None:
         raise ValueError(
             "metric_kwargs['sample_weight'] cannot go with a table: the counts "
@@ -140,16 +141,16 @@ def _table_metric(metric, metric_kwargs):
             "'_from_table' for any other metric (weighted kappa: "
             "kappa_confidence_interval)."
         )
-    return func, kwargs, spec
+    return func, spec
 
 
 def _table_data(table, labels, metric, metric_kwargs, ndim, clustered, stacklevel=6):
     """The resampling data of a table (as the labels give it), and the metric's name."""
-    func, kwargs, spec = _table_metric(metric, metric_kwargs)
+    func, spec = _table_metric(metric, metric_kwargs)
     classes, codes, counts, clusters = _check_table(
         table, labels, ndim, clustered=clustered, stacklevel=stacklevel
     )
-    data = _from_cells(classes, codes, counts, func, kwargs, spec, clusters)
+    data = _from_cells(classes, codes, counts, spec, clusters)
     return data, _metric_name(metric, func)
 
 

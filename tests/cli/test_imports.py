@@ -79,7 +79,15 @@ def _cases(tmp_path):
         ],
         "compare permutation": ["compare", gold, a, b, "--test", "permutation", *few],
         "interval": ["interval", gold, a, *few],
-        "eval-logs": ["eval-logs", *_logs(tmp_path), *few],
+        "eval-logs": [
+            "eval-logs",
+            *_logs(tmp_path),
+            "--id-field",
+            "doc_id",
+            "--score-field",
+            "acc",
+            *few,
+        ],
         "agreement": [
             "agreement",
             *_annotations(tmp_path),
