@@ -98,31 +98,36 @@ def add_parser(subparsers):
     return p
 
 
-def _compare_one(data, which, metric, args, splits):
-    """System ``which`` against the first by ``metric``: the chosen test's result."""
+def _compare_all(data, which, args, splits):
+    """System ``which`` against the first by each metric: the chosen test's
+    results, one per entry of ``data.metrics``."""
     from ._io import InputError
-    from ._systems import paired_test_of
+    from ._systems import paired_tests_of
 
     if args.test != "paired-bayes":
-        return paired_test_of(data, which, metric, args)
+        return paired_tests_of(data, which, args)
     from ..comparison import paired_bayes_test
 
-    name, _, kwargs = metric
-    if data.kind != "conll" and name not in BAYES_METRICS:
-        raise InputError(
-            f"--test paired-bayes compares {', '.join(BAYES_METRICS)} from "
-            f"per-split counts; --metric {name} is not one of them."
+    out = []
+    for name, _, kwargs in data.metrics:
+        if data.kind != "conll" and name not in BAYES_METRICS:
+            raise InputError(
+                f"--test paired-bayes compares {', '.join(BAYES_METRICS)} from "
+                f"per-split counts; --metric {name} is not one of them."
+            )
+        average = "micro" if data.kind == "conll" else args.average
+        pos_label = None if kwargs is None else kwargs.get("pos_label")
+        out.append(
+            paired_bayes_test(
+                data.split_counts(0, splits, average, pos_label),
+                data.split_counts(which, splits, average, pos_label),
+                metric=name,
+                average="binary" if data.kind == "conll" else average,
+                rope=args.rope,
+                confidence_level=args.confidence_level,
+            )
         )
-    average = "micro" if data.kind == "conll" else args.average
-    pos_label = None if kwargs is None else kwargs.get("pos_label")
-    return paired_bayes_test(
-        data.split_counts(0, splits, average, pos_label),
-        data.split_counts(which, splits, average, pos_label),
-        metric=name,
-        average="binary" if data.kind == "conll" else average,
-        rope=args.rope,
-        confidence_level=args.confidence_level,
-    )
+    return out
 
 
 def _bcv_test_sets(data, args):
@@ -155,7 +160,7 @@ def _run_jobs(jobs, n_jobs):
 def run(args):
     from ..utils._multitest import holm
     from ._io import InputError
-    from ._systems import Systems, interval_of
+    from ._systems import Systems, intervals_of
 
     if len(args.files) < 3:
         raise InputError(
@@ -170,16 +175,16 @@ def run(args):
     if data.by_table and args.test != "paired-bayes":
         for i in range(1, k):
             data.table(0, i)  # each system's table is a margin of these
-    jobs = []
-    for metric in data.metrics:
-        jobs += [(interval_of, data, i, metric, args) for i in range(k)]
-        jobs += [(_compare_one, data, i, metric, args, splits) for i in range(1, k)]
+    # one job per system and per comparison, each for every metric: from a
+    # table, one set of resamples serves all the metrics
+    jobs = [(intervals_of, data, i, args) for i in range(k)]
+    jobs += [(_compare_all, data, i, args, splits) for i in range(1, k)]
     out = _run_jobs(jobs, args.n_jobs)
     adjust = not bayes and k > 2
     metrics = []
     for m, (name, _, _) in enumerate(data.metrics):
-        done = out[m * (2 * k - 1) : (m + 1) * (2 * k - 1)]
-        intervals, tests = done[:k], [None, *done[k:]]  # the baseline has no test
+        intervals = [done[m] for done in out[:k]]
+        tests = [None, *(done[m] for done in out[k:])]  # the baseline has no test
         if not bayes:
             pvalues = [t.pvalue for t in tests[1:]]
             adjusted = [None, *(holm(pvalues) if adjust else pvalues)]

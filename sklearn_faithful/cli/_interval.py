@@ -59,16 +59,15 @@ def add_parser(subparsers):
 
 
 def run(args):
-    from ._systems import Systems, interval_of
+    from ._systems import Systems, intervals_of
 
     resolve_metric(args)
     data = Systems(args, [args.gold, args.system])
     metrics = [
-        {
-            **metric_fields(metric[0], args),
-            "interval": interval_of(data, 0, metric, args),
-        }
-        for metric in data.metrics
+        {**metric_fields(metric[0], args), "interval": interval}
+        for metric, interval in zip(
+            data.metrics, intervals_of(data, 0, args), strict=True
+        )
     ]
     fields = data.fields(args)
     return header(

@@ -359,6 +359,51 @@ def interval_of(data, which, metric, args):
     )
 
 
+def _by_table(data):
+    """The metrics' ``(metric, metric_kwargs)``, if they resample one table."""
+    if not data.by_table:
+        return None
+    return [(func, kwargs) for _, func, kwargs in data.metrics]
+
+
+def intervals_of(data, which, args):
+    """System ``which``'s interval by each metric of ``data.metrics``.
+
+    From a table, one set of resamples serves every metric (each interval
+    is the one its own call gives for the same seed).
+    """
+    metrics = _by_table(data)
+    if metrics is None:
+        return [interval_of(data, which, metric, args) for metric in data.metrics]
+    from ..holdout._tables import _table_results
+
+    return _table_results(
+        "interval",
+        data.table(which),
+        metrics,
+        labels=np.arange(len(data.classes)),
+        method=getattr(args, "method", "percentile"),
+        **_resampling_options(args),
+    )
+
+
+def paired_tests_of(data, which, args):
+    """``args.test`` of system ``which`` against the first by each metric of
+    ``data.metrics``; from a table, one set of resamples for every metric."""
+    metrics = _by_table(data)
+    if metrics is None or args.test == "sign":
+        return [paired_test_of(data, which, metric, args) for metric in data.metrics]
+    from ..holdout._tables import _table_results
+
+    return _table_results(
+        {"paired-bootstrap": "bootstrap", "permutation": "permutation"}[args.test],
+        data.table(0, which),
+        metrics,
+        labels=np.arange(len(data.classes)),
+        **_resampling_options(args),
+    )
+
+
 def paired_test_of(data, which, metric, args):
     """``args.test`` (paired-bootstrap, permutation or sign) of system
     ``which`` against the first, by ``metric``."""

@@ -688,6 +688,41 @@ def _fast_permutation_block(rng, size, *, resampler, metric_of):
     )
 
 
+def _stacked_metrics(sums, *, metric_ofs):
+    """Several metrics of the same sums, one column each: (c, n_metrics)."""
+    return np.stack([metric_of(sums) for metric_of in metric_ofs], axis=-1)
+
+
+def _shared_draws(datas, kinds, n_resamples, random_state, n_jobs, verbose, name):
+    """The resamples of several metrics on the same cells, drawn once.
+
+    ``datas`` are :class:`_Resampling` of one table (or one set of labels)
+    under different metrics: their resamplers draw the same cells, so one
+    draw serves every metric, and each metric's values are those its own
+    call gives for the same integer ``random_state``. ``kinds`` lists the
+    runs in the order one call makes them ("bootstrap", "permutation").
+    Returns, per kind, an (n_resamples, n_metrics) array.
+    """
+    resampler = datas[0].fast[0]
+    metric_of = functools.partial(
+        _stacked_metrics, metric_ofs=tuple(data.fast[1] for data in datas)
+    )
+    rng = _generator(random_state)
+    run = dict(n_jobs=n_jobs, verbose=verbose, name=name)
+    out = []
+    for kind in kinds:
+        block = {
+            "bootstrap": _fast_bootstrap_block,
+            "permutation": _fast_permutation_block,
+        }
+        draw = functools.partial(block[kind], resampler=resampler, metric_of=metric_of)
+        what = "permutations" if kind == "permutation" else "resamples"
+        if kinds[0] == "permutation" and kind == "bootstrap":
+            what = "bootstrap resamples"
+        out.append(run_resamples(draw, rng, n_resamples, what=what, **run))
+    return out
+
+
 def _cluster_members(groups):
     """The items of each cluster, for drawing clusters: the items sorted by
     cluster, where each cluster starts, and its size."""
@@ -1075,19 +1110,21 @@ def _bootstrap_interval(
     n_jobs,
     verbose,
     name,
+    dist=None,
 ):
     """:class:`BootstrapIntervalResult` of one system's ``data``
-    (:class:`_Resampling`), for the labels and the table entries alike."""
+    (:class:`_Resampling`), for the labels and the table entries alike;
+    ``dist``: its resamples, if drawn already (:func:`_shared_draws`)."""
     (statistic,) = data.statistics
-    rng = _generator(random_state)
-    dist = run_resamples(
-        data.bootstrap_draw(),
-        rng,
-        n_resamples,
-        n_jobs=n_jobs,
-        verbose=verbose,
-        name=name,
-    )
+    if dist is None:
+        dist = run_resamples(
+            data.bootstrap_draw(),
+            _generator(random_state),
+            n_resamples,
+            n_jobs=n_jobs,
+            verbose=verbose,
+            name=name,
+        )
     n_nan = _warn_nan(dist, stacklevel=5)
     degenerate = _warn_degenerate(dist, stacklevel=5)
     interval = _bounds(
@@ -1440,24 +1477,33 @@ def _paired_test(
     n_jobs,
     verbose,
     name,
+    draws=None,
 ):
     """:class:`PairedTestResult` of two systems' ``data`` (:class:`_Resampling`).
 
     ``method="bootstrap"``: the null distribution is the bootstrap one
     shifted to mean zero. ``"permutation"``: the null distribution comes from
     swaps, and the bootstrap resamples of the interval are drawn after them.
+    ``draws``: those resamples, if drawn already (:func:`_shared_draws`), in
+    that order.
     """
     statistic_a, statistic_b = data.statistics
     statistic = statistic_b - statistic_a
     rng = _generator(random_state)
     run = dict(n_jobs=n_jobs, verbose=verbose, name=name)
     if method == "permutation":
-        null = run_resamples(
-            data.permutation_draw(), rng, n_resamples, what="permutations", **run
-        )
+        if draws is None:
+            null = run_resamples(
+                data.permutation_draw(), rng, n_resamples, what="permutations", **run
+            )
+        else:
+            null = draws[0]
         _warn_nan(null, "difference", stacklevel=5)
         run["what"] = "bootstrap resamples"
-    diffs = run_resamples(data.bootstrap_draw(), rng, n_resamples, **run)
+    if draws is None:
+        diffs = run_resamples(data.bootstrap_draw(), rng, n_resamples, **run)
+    else:
+        diffs = draws[-1]
     if method == "bootstrap":
         _warn_nan(diffs, "difference", stacklevel=5)
         _warn_degenerate(diffs, "difference", stacklevel=5)

@@ -21,6 +21,7 @@ from ._resampling import (
     _from_cells,
     _metric_name,
     _paired_test,
+    _shared_draws,
     _sign_test_from_counts,
 )
 
@@ -243,6 +244,75 @@ verbose
         verbose=verbose,
         name="bootstrap_confidence_interval_from_table",
     )
+
+
+def _table_results(
+    kind,
+    table,
+    metrics,
+    *,
+    labels=None,
+    clustered=False,
+    n_resamples=9999,
+    confidence_level=0.95,
+    method="percentile",
+    alternative="two-sided",
+    random_state=None,
+    n_jobs=None,
+    verbose=0,
+):
+    """Several metrics' results on one table, from one set of resamples.
+
+    ``kind``: ``"interval"`` (:func:`bootstrap_confidence_interval_from_table`,
+    with ``method``), ``"bootstrap"`` or ``"permutation"`` (the paired tests
+    from a table); ``metrics``: ``(metric, metric_kwargs)`` pairs. A table's
+    resamples do not depend on the metric, so one draw serves them all, and
+    each result is the public function's for its metric with the same
+    integer ``random_state``. The command line asks for several metrics at
+    once (``compare --metric accuracy,f1``); the arguments are checked there.
+    """
+    ndim = 2 if kind == "interval" else 3
+    built = [
+        _table_data(table, labels, m, kw, ndim=ndim, clustered=clustered, stacklevel=7)
+        for m, kw in metrics
+    ]
+    name = (
+        "bootstrap_confidence_interval_from_table"
+        if kind == "interval"
+        else f"paired_{kind}_test_from_table"
+    )
+    kinds = ["permutation", "bootstrap"] if kind == "permutation" else ["bootstrap"]
+    draws = _shared_draws(
+        [data for data, _ in built],
+        kinds,
+        n_resamples,
+        random_state,
+        n_jobs,
+        verbose,
+        name,
+    )
+    options = dict(
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        alternative=alternative,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        verbose=verbose,
+        name=name,
+    )
+    results = []
+    for j, (data, metric_name) in enumerate(built):
+        columns = [np.ascontiguousarray(values[:, j]) for values in draws]
+        if kind == "interval":
+            result = _bootstrap_interval(
+                data, metric_name, method=method, dist=columns[0], **options
+            )
+        else:
+            result = _paired_test(
+                data, metric_name, method=kind, draws=columns, **options
+            )
+        results.append(result)
+    return results
 
 
 def _paired_from_table(
