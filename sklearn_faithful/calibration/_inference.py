@@ -493,7 +493,7 @@ def calibration_error_interval(
     problems = _Problems(codes, proba, pos_index, params)
     powered = float(problems.error()[0])
     target = problems.plug_in() if params["method"] == "debiased" else powered
-    _warn_interval(params["method"], params["norm"], interval, n, stacklevel=3)
+    _warn_interval(params["method"], params["norm"], interval, n, stacklevel=4)
     draw = functools.partial(_bootstrap_block, systems=[problems], groups=clusters, n=n)
     dist = run_resamples(
         draw,

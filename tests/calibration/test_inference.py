@@ -220,3 +220,13 @@ def test_log_loss_of_a_confident_miss_is_clipped_as_scikit_learn():
     res = corp_decomposition(y, p, scoring="log_loss")
     assert res.score == pytest.approx(log_loss(y, p), rel=1e-6)
     assert np.isfinite(res.miscalibration)
+
+
+def test_interval_warning_points_at_the_callers_line():
+    # before: the warning named the validation wrapper's file
+    y, p = _binary(gamma=2.0)
+    with pytest.warns(UserWarning, match="percentile interval") as record:
+        calibration_error_interval(
+            y, p, interval="percentile", n_resamples=99, random_state=0
+        )
+    assert {w.filename for w in record} == {__file__}
