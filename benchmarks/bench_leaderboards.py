@@ -42,12 +42,16 @@ Four parts from one run, all seeded, one job:
    against the floor: the sample variance of every pair's differences (``K
    (K - 1) / 2`` numpy passes) and the normal rule. Median of 5 calls.
 
-Run: python benchmarks/bench_leaderboards.py [--quick]   (needs choix)
+Every part says the machine's load average (``os.getloadavg()``) before
+its rows and after them.
+
+Run: python benchmarks/bench_leaderboards.py [--quick] [--parts 2 3]   (needs choix)
 """
 
 import argparse
 import functools
 import itertools
+import os
 import time
 import warnings
 
@@ -315,16 +319,36 @@ def _plan_part(ks, n):
         )
 
 
+def _load():
+    return "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller runs")
+    parser.add_argument(
+        "--parts",
+        type=int,
+        nargs="+",
+        choices=(1, 2, 3, 4),
+        default=(1, 2, 3, 4),
+        help="the parts to run (default: all four)",
+    )
     args = parser.parse_args()
     ns = (10**3, 10**4) if args.quick else (10**3, 10**4, 10**5)
     sizes = [(k, n) for k in (10, 30) for n in ns]
-    _bt_part(sizes)
-    _ranks_part(sizes)
-    _suites_part(sizes)
-    _plan_part((2, 3, 5) if args.quick else (2, 3, 5, 10), 10**5)
+    parts = {
+        1: functools.partial(_bt_part, sizes),
+        2: functools.partial(_ranks_part, sizes),
+        3: functools.partial(_suites_part, sizes),
+        4: functools.partial(
+            _plan_part, (2, 3, 5) if args.quick else (2, 3, 5, 10), 10**5
+        ),
+    }
+    for part in sorted(set(args.parts)):
+        print(f"[{_load()}]")
+        parts[part]()
+    print(f"[{_load()}]")
 
 
 if __name__ == "__main__":

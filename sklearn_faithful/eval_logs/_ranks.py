@@ -14,7 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..holdout._fast_metrics import Resampler, cluster_sums, run_resamples
+from ..holdout._fast_metrics import (
+    Resampler,
+    _chunks,
+    _product,
+    cluster_sums,
+    run_resamples,
+)
 from ..holdout._resampling import _RESAMPLING_CONSTRAINTS, _check_groups
 from ..utils._param_validation import HasMethods, validate_params
 from ..utils._random import _generator
@@ -35,6 +41,41 @@ def _sums_block(rng, size, *, resampler):
 _MAX_CELL_SHARE = 4
 
 
+def _distinct_rows(scores, most):
+    """The distinct rows of ``scores`` in lexicographic order (as
+    ``np.unique(scores, axis=0)``) and their counts, or None when there are
+    more than ``most``.
+
+    Each column is coded by one sort and the rows by the combined codes
+    ``c_1 k_2 + c_2 ...``, recoded whenever the codes could overflow: the
+    order of the codes is that of the rows, and it stops at the first
+    columns that already hold more than ``most`` rows.
+    """
+    code, span = np.zeros(scores.shape[0], dtype=np.int64), 1
+    for column in scores.T:
+        values, c = np.unique(column, return_inverse=True)
+        if span * values.size >= 2**62:
+            cells, code = np.unique(code, return_inverse=True)
+            span = cells.size
+        code, span = code * values.size + c.ravel(), span * values.size
+        if min(span, values.size) > most:
+            return None
+    _, first, counts = np.unique(code, return_index=True, return_counts=True)
+    if first.size > most:
+        return None
+    return scores[first], counts
+
+
+def _binary_exponent(values):
+    """The smallest ``p >= 0`` for which every ``values * 2**p`` is an integer."""
+    mantissa, exponent = np.frexp(values[values != 0])
+    if mantissa.size == 0:
+        return 0
+    whole = np.ldexp(mantissa, 53).astype(np.int64)  # odd * 2**zeros, exactly
+    zeros = np.log2(whole & -whole).astype(np.int64)
+    return max(0, int((53 - zeros - exponent).max()))
+
+
 def _rank_resampler(scores, groups):
     """A :class:`Resampler` of the features of every run's mean and of the
     standard error of every pair's difference, one matrix for all.
@@ -48,67 +89,168 @@ def _rank_resampler(scores, groups):
     identical items, drawn multinomially: equal in distribution to drawing
     the items) when they are few; the items themselves when the rows are
     mostly distinct (a multinomial over about n cells draws 10x slower than
-    the indices: benchmarks/bench_leaderboards.py).
+    the indices: benchmarks/bench_leaderboards.py). The features are
+    :class:`_PairFeatures`, which form the products in each product of
+    draws.
     """
-    n_items, k = scores.shape
-    means = scores.mean(axis=0)
+    n_items = scores.shape[0]
     counts = None
     if groups is None:
-        sums, counts = np.unique(scores, axis=0, return_counts=True)
-        if sums.shape[0] > n_items // _MAX_CELL_SHARE:
-            sums, counts = scores, None
-        sizes = np.ones(sums.shape[0])
+        cells = _distinct_rows(scores, n_items // _MAX_CELL_SHARE)
+        sums, counts = (scores, None) if cells is None else cells
+        sizes = None
     else:
         (both,) = cluster_sums([np.column_stack([scores, np.ones(n_items)])], *groups)
         both = np.asarray(both)
         sums, sizes = both[:, :-1], both[:, -1]
-    e = sums - means * sizes[:, None]
-    base = np.column_stack([sums, sizes, e, e * sizes[:, None], sizes**2])
-    upper = np.triu_indices(k)
-    if 8 * e.shape[0] * upper[0].size <= _STORED_CROSS_BYTES:
-        # small enough to hold: one matrix product per chunk, the fastest
-        features = np.column_stack([base, e[:, upper[0]] * e[:, upper[1]]])
-        return Resampler([features], counts)
-    return Resampler([_PairFeatures(base, e)], counts)
+    n_drawn = sums.shape[0] if counts is None else n_items
+    features = _PairFeatures(sums, sizes, scores.mean(axis=0), n_drawn)
+    return _RankResampler([features], counts)
 
 
-# The products of residuals e_a e_b of all units are stored up to this many
-# bytes; beyond, each product of draws forms them a block at a time
-# (_PairFeatures): about 2x the time, memory independent of the units.
-_STORED_CROSS_BYTES = 2**27
-# Draws times units times runs held at once by a product of residuals (8 MiB).
-_CROSS_ENTRIES = 2**20
+# The products of unit features (products of residuals, or of scores) of all
+# units are stored up to this many bytes; beyond, each product of draws forms
+# them a block of units at a time, so memory does not grow with the units.
+_STORED_CROSS_BYTES = 2**26
+# Entries of the block of products formed at a time (16 MiB in float32).
+_CROSS_ENTRIES = 2**22
+# Bytes of the draws of one chunk of resamples, and of the integer draws made
+# at a time to fill it.
+_DRAWS_BYTES = 2**26
+_INTEGER_DRAWS_BYTES = 2**23
+# float32 sums are exact for integers below this
+_FLOAT32_EXACT = 2**24
+
+
+class _RankResampler(Resampler):
+    """The :class:`Resampler` of :func:`_rank_resampler`: the same draws,
+    made a few rows at a time into the dtype the features multiply in."""
+
+    def bootstrap(self, rng, n_resamples):
+        (features,) = self.features
+        dtype = features.dtype
+        rows = max(1, _DRAWS_BYTES // (dtype.itemsize * self.n_units))
+        step = max(1, _INTEGER_DRAWS_BYTES // (8 * self.n_units))
+        for c in _chunks(n_resamples, rows):
+            draws = np.empty((c, self.n_units), dtype=dtype)
+            for start in range(0, c, step):
+                stop = min(start + step, c)
+                draws[start:stop] = self._draws(rng, stop - start)
+            yield [_product(draws, features)]
 
 
 class _PairFeatures:
-    """The unit features of :func:`_rank_resampler`, with the products of
-    residuals formed by each product rather than stored.
+    """The unit features of :func:`_rank_resampler`, with the products
+    formed by the product of draws rather than stored whole.
 
-    The columns are ``base`` (sums, size, residuals ``e``, ``e n``, ``n^2``)
-    and every ``e_a e_b`` (``a <= b``); ``draws @ self`` gives the first by
-    one matrix product and the others, ``sum_u w_ru e_ua e_ub``, a block of
-    units at a time, so memory does not grow as ``n_units K^2``.
+    The columns of ``draws @ self`` are the sums of ``S`` (the units' sums
+    of scores), ``n`` (their items), ``x``, ``x n``, ``n^2`` and every
+    ``x_a x_b`` (``a <= b``), with ``x = S - m n`` for the shift ``m``
+    (``shift``), the runs' means: the standard errors of :func:`_pair_se`
+    do not depend on it, those of ``_suite_pair_se`` take it.
+    When the scores are integers times a power of 2 and every sum is below
+    2^24 in those units (0/1 scores, ratings), ``x = S`` and the products
+    are summed in float32, exactly, and at twice the speed; otherwise in
+    float64, from the residuals. Without clusters (``sizes`` None) the
+    columns of ``n`` are the draws' totals. The products ``x_a x_b`` are
+    held when they fit :data:`_STORED_CROSS_BYTES`, else formed a block of
+    units at a time in each product (:data:`_CROSS_ENTRIES`).
     """
 
     __array_ufunc__ = None  # ndarray @ self calls self.__rmatmul__
 
-    def __init__(self, base, e):
-        self.base, self.e = base, e
-        self.upper = np.triu_indices(e.shape[1])
-        self.shape = (base.shape[0], base.shape[1] + self.upper[0].size)
+    def __init__(self, sums, sizes, means, n_drawn):
+        n_units, k = sums.shape
+        self.k, self.sums, self.sizes = k, sums, sizes
+        self.upper = np.triu_indices(k)
+        self.shape = (n_units, 3 * k + 2 + self.upper[0].size)
+        ones = np.ones(n_units) if sizes is None else sizes
+        shift = self._exact_shift(sums, ones, n_drawn)
+        if shift is None:  # float64, the residuals from the means
+            self.dtype, self.scale = np.dtype(np.float64), 1.0
+            self.shift = means
+            x = sums - means * ones[:, None]
+        else:
+            self.dtype, self.scale = np.dtype(np.float32), np.ldexp(1.0, shift)
+            self.shift = np.zeros(k)
+            x = sums * self.scale
+        # the columns formed from each unit, then the products
+        own = [x] if sizes is None else [x, sizes[:, None], x * sizes[:, None]]
+        own.append(sizes[:, None] ** 2 if sizes is not None else x[:, :0])
+        # float64: the sums of scores too, by the same product
+        self.offset = k if shift is None else 0
+        own = [sums][: self.offset] + own
+        self.x = x.astype(self.dtype)
+        self.x_by_run = np.ascontiguousarray(self.x.T)
+        self.own = np.column_stack(own).astype(self.dtype)
+        self.stored = None
+        if self.dtype.itemsize * n_units * self.upper[0].size <= _STORED_CROSS_BYTES:
+            self.stored = self._cross(self.x_by_run)
+
+    @staticmethod
+    def _exact_shift(sums, sizes, n_drawn):
+        """``p`` such that ``sums * 2**p`` and every sum of their products
+        are integers below 2^24 (float32 sums them exactly), or None."""
+        if sums.size == 0 or not np.isfinite(sums).all():
+            return None
+        shift = _binary_exponent(sums)
+        if shift > 52:
+            return None
+        largest = max(np.ldexp(np.abs(sums).max(), shift), sizes.max(), 1.0)
+        return shift if n_drawn * largest**2 < _FLOAT32_EXACT else None
+
+    def _cross(self, x_by_run):
+        """Every product ``x_a x_b`` (``a <= b``) of the units, a row per
+        pair (in the order of ``upper``) from a row per run: each row is
+        written whole, several times faster than the columns of units."""
+        k = self.k
+        out = np.empty((self.upper[0].size, x_by_run.shape[1]), dtype=self.dtype)
+        start = 0
+        for a in range(k):  # the pairs (a, a), (a, a + 1), ...
+            np.multiply(x_by_run[a:], x_by_run[a], out=out[start : start + k - a])
+            start += k - a
+        return out
+
+    @property
+    def base(self):
+        """The columns before the products: ``S``, ``n``, ``x``, ``x n``, ``n^2``."""
+        sizes = np.ones(self.sums.shape[0]) if self.sizes is None else self.sizes
+        x = self.x.astype(np.float64) / self.scale
+        return np.column_stack([self.sums, sizes, x, x * sizes[:, None], sizes**2])
 
     def __rmatmul__(self, draws):
-        draws = np.asarray(draws, dtype=np.float64)
+        draws = np.asarray(draws)
         if draws.ndim == 1:  # one vector of weights
             return self.__rmatmul__(draws[None])[0]
-        c, (n, k) = draws.shape[0], self.e.shape
-        cross = np.zeros((c, k, k))
-        step = max(1, _CROSS_ENTRIES // max(c * k, 1))
-        for start in range(0, n, step):
-            e = self.e[start : start + step]
-            weighted = draws[:, start : start + step, None] * e[None]  # (c, u, K)
-            cross += weighted.transpose(0, 2, 1) @ e
-        return np.hstack([draws @ self.base, cross[:, self.upper[0], self.upper[1]]])
+        draws = draws.astype(self.dtype, copy=False)
+        k, n_units = self.k, self.shape[0]
+        if self.stored is not None:
+            cross = draws @ self.stored.T
+        else:
+            cross = np.zeros((draws.shape[0], self.upper[0].size), dtype=self.dtype)
+            step = max(1, _CROSS_ENTRIES // self.upper[0].size)
+            for start in range(0, n_units, step):
+                block = self._cross(self.x_by_run[:, start : start + step])
+                cross += draws[:, start : start + step] @ block.T
+        own = draws @ self.own
+        sums, own = own[:, : self.offset], own[:, self.offset :]
+        c = draws.shape[0]
+        out = np.empty((c, self.shape[1]))
+        scale = self.scale
+        x_sums = own[:, :k]
+        if self.sizes is None:
+            total = draws.sum(axis=1, dtype=np.float64)
+            x_n, size2 = x_sums, total
+        else:
+            total, x_n, size2 = own[:, k], own[:, k + 1 : 2 * k + 1], own[:, 2 * k + 1]
+        # the sums of scores: of the draws times S, or x scaled back
+        out[:, :k] = sums if self.offset else x_sums / scale
+        out[:, k] = total
+        out[:, k + 1 : 2 * k + 1] = x_sums / scale
+        out[:, 2 * k + 1 : 3 * k + 1] = x_n / scale
+        out[:, 3 * k + 1] = size2
+        out[:, 3 * k + 2 :] = cross / scale**2
+        return out
 
 
 def _pair_se(sums, k):

@@ -84,29 +84,41 @@ def _suite_pair_se(features, scores, task_means, resamplers, weighting):
     k = task_means.shape[1]
     size, resid = features[..., k], features[..., k + 1 : 2 * k + 1]
     resid_n, size2 = features[..., 2 * k + 1 : 3 * k + 1], features[..., 3 * k + 1]
-    upper = np.triu_indices(k)
-    column = np.empty((k, k), dtype=int)
-    column[upper] = column[upper[::-1]] = 3 * k + 2 + np.arange(upper[0].size)
-    square = features[..., column[np.arange(k), np.arange(k)]]
-    units = np.array([float(r.n) for r in resamplers])[:, None]
+    units = np.array([float(r.n) for r in resamplers])
     if weighting == "task":
         scale = (size * task_means.shape[0]) ** 2
+        delta = resid / size[..., None]  # the part of run a in delta_t
+        total = None  # sum(z) = r - delta n is 0
     else:
         scale = np.broadcast_to(size.sum(axis=-1, keepdims=True) ** 2, size.shape)
-    se = np.empty(scores.shape + (k,))
-    for a in range(k):
-        r = resid[..., [a]] - resid  # (rows, T, K)
-        rn = resid_n[..., [a]] - resid_n
-        rr = square[..., [a]] - 2 * features[..., column[a]] + square
-        if weighting == "task":
-            delta = r / size[..., None]
-        else:
-            d = scores[:, [a]] - scores  # (rows, K)
-            delta = d[:, None, :] - (task_means[:, [a]] - task_means)
-        total = r - delta * size[..., None]  # sum(z) over the task's units
-        var = rr - 2 * delta * rn + delta**2 * size2[..., None] - total**2 / units
-        se[:, a] = np.sqrt(np.maximum((var / scale[..., None]).sum(axis=1), 0.0))
-    return se
+        # d - c_t = delta_a - delta_b for residuals from the task means;
+        # from the features' own shift (0 for exact integer sums)
+        shift = np.stack([r.features[0].shift for r in resamplers])
+        delta = scores[:, None, :] - shift
+        total = resid - delta * size[..., None]
+    # V_t = rr - 2 delta rn + delta^2 n2 - total^2 / G_t; every term but the
+    # products x_a x_b is a difference of runs' parts (f_a - f_b)(h_a - h_b),
+    # summed over tasks with weights w_t: sum_t w f_a h_a + w f_b h_b - w f_a
+    # h_b - w f_b h_a, from the (K, K) matrix of sum_t w f_a h_b
+    weight = 1 / scale
+
+    def spread(f, h, w):
+        m = (f * w[..., None]).transpose(0, 2, 1) @ h
+        own = np.diagonal(m, axis1=1, axis2=2)
+        return own[:, :, None] + own[:, None, :] - m - m.transpose(0, 2, 1)
+
+    upper = np.triu_indices(k)
+    pairs = (weight[:, None, :] @ features[..., 3 * k + 2 :])[:, 0]
+    cross = np.empty(scores.shape + (k,))
+    cross[:, upper[0], upper[1]] = pairs
+    cross[:, upper[1], upper[0]] = pairs
+    own = np.diagonal(cross, axis1=1, axis2=2)
+    var = own[:, :, None] + own[:, None, :] - 2 * cross
+    var -= 2 * spread(delta, resid_n, weight)  # the term -2 delta rn
+    var += spread(delta, delta, weight * size2)
+    if total is not None:
+        var -= spread(total, total, weight / units)
+    return np.sqrt(np.maximum(var, 0.0))
 
 
 def _suite_of(sums, weighting):
