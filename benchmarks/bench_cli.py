@@ -140,14 +140,17 @@ for path in sys.argv[1:]:
 """
 
 
-def _cpu_seconds(argv):
-    """CPU seconds (user + system) and peak RSS (MiB) of a command.
+def _time_v(argv):
+    """Wall seconds, CPU seconds (user + system) and peak RSS (MiB) of a command.
 
-    Bytecode is written and read as after ``pip install`` (which compiles
-    it): a ``PYTHONDONTWRITEBYTECODE`` environment would make every run
-    compile the package's sources again.
+    Through ``/usr/bin/time -v``: a child forked by this (large) process
+    would count this process's memory in its own peak. Bytecode is written
+    and read as after ``pip install`` (which compiles it): a
+    ``PYTHONDONTWRITEBYTECODE`` environment would make every run compile the
+    package's sources again.
     """
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    start = time.perf_counter()
     done = subprocess.run(
         ["/usr/bin/time", "-v", *argv],
         stdout=subprocess.DEVNULL,
@@ -156,13 +159,19 @@ def _cpu_seconds(argv):
         check=True,
         env=env,
     )
+    seconds = time.perf_counter() - start
     fields = dict(
         line.strip().rsplit(": ", 1)
         for line in done.stderr.splitlines()
         if ": " in line
     )
     cpu = float(fields["User time (seconds)"]) + float(fields["System time (seconds)"])
-    return cpu, int(fields["Maximum resident set size (kbytes)"]) / 1024
+    return seconds, cpu, int(fields["Maximum resident set size (kbytes)"]) / 1024
+
+
+def _cpu_seconds(argv):
+    """CPU seconds and peak RSS (MiB) of a command (:func:`_time_v`)."""
+    return _time_v(argv)[1:]
 
 
 def _cpu_files(directory, n, n_classes):
@@ -232,22 +241,9 @@ def _cpu(args):
 
 
 def _run(argv):
-    """Wall seconds and peak resident memory (MiB) of a command.
-
-    Through ``/usr/bin/time -v``: a child forked by this (large) process
-    would count this process's memory in its own peak.
-    """
-    start = time.perf_counter()
-    done = subprocess.run(
-        ["/usr/bin/time", "-v", *argv],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        check=True,
-    )
-    seconds = time.perf_counter() - start
-    (line,) = [v for v in done.stderr.splitlines() if "Maximum resident" in v]
-    return seconds, int(line.rsplit(":", 1)[1]) / 1024  # KiB -> MiB
+    """Wall seconds and peak RSS (MiB) of a command (:func:`_time_v`)."""
+    seconds, _, rss = _time_v(argv)
+    return seconds, rss
 
 
 def _files(args):
