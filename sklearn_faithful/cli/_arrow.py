@@ -25,13 +25,18 @@ READERS = ("pyarrow", "python")
 _BLOCK = 2**22
 # The first bytes of a log, whose records show the types of its fields
 _SAMPLE = 2**20
-# pyarrow's blocks: a longer line is left to the standard library
-_ARROW_BLOCK = 2**24
+# pyarrow's blocks, read one at a time (with threads pyarrow reads ahead
+# and holds several hundred MiB of a large log); a longer line is left to
+# the standard library
+_ARROW_BLOCK = 2**22
 
-# Bytes after which pyarrow would read a line otherwise than json.loads: a
-# blank line, or one that starts with white space (pyarrow skips a blank
-# line; the standard library refuses it)
-_BLANK_STARTS = (b"\n\n", b"\n ", b"\n\t", b"\n\r")
+# The first bytes of a line that pyarrow would read otherwise than
+# json.loads: a blank line, or one that starts with white space (pyarrow
+# skips a blank line; the standard library refuses it); the first line's
+# byte-order mark
+_BLANK_STARTS = (b" ", b"\t", b"\r", b"\n", b"\xef")
+_BLANK_CODES = (ord(" "), ord("\t"), ord("\r"), ord("\n"))
+_NEWLINE, _RETURN = ord("\n"), ord("\r")
 
 
 def _pyarrow():
@@ -63,34 +68,51 @@ def _plain_lines(path, dotted):
     """The number of lines of ``path``, or None where pyarrow would read it
     otherwise than the standard library: a byte-order mark, a NUL byte, text
     that is not UTF-8, a carriage return that ends no line, a blank line or
-    one that starts with white space, a key written with a dot in it."""
+    one that starts with white space, a key written with a dot in it.
+
+    One pass over the file's blocks, the bytes after each line's end found
+    with numpy."""
+    import numpy as np
+
     keys = [b'"' + field.encode("utf-8") + b'"' for field in dotted]
+    overlap = max((len(k) for k in keys), default=0)
     decoder = codecs.getincrementaldecoder("utf-8")()
-    n_lines, n_cr, n_crlf, tail, last = 0, 0, 0, b"\n", b""
+    n_lines, tail, last = 0, b"", b""
     with open(path, "rb") as f:
         while block := f.read(_BLOCK):
-            if not last and block[:1] in (b" ", b"\t", b"\r", b"\n", b"\xef"):
-                return None  # a blank first line, a byte-order mark
-            seam = tail + block
-            if b"\0" in block or any(s in seam for s in _BLANK_STARTS):
+            # a blank first line, a byte-order mark, or a line after the
+            # previous block's last that is blank or starts with white space
+            if last in (b"", b"\n") and block[:1] in _BLANK_STARTS:
+                return None
+            if last == b"\r" and block[:1] != b"\n":
+                return None  # a carriage return that ends no line
+            if b"\0" in block:
                 return None
             # a key with a dot in it could not be told from a dotted path
-            if any(key in seam for key in keys):  # pragma: no cover - rare
+            seam = tail + block if keys else block
+            if any(key in seam for key in keys):
+                return None  # pragma: no cover - rare
+            if not block.isascii() or decoder.getstate()[0]:
+                try:
+                    decoder.decode(block)
+                except UnicodeDecodeError:
+                    return None
+            data = np.frombuffer(block, dtype=np.uint8)
+            ends = np.flatnonzero(data == _NEWLINE)
+            after = data[ends[ends + 1 < data.size] + 1]
+            if np.isin(after, _BLANK_CODES).any():
                 return None
-            try:
-                decoder.decode(block)
-            except UnicodeDecodeError:
+            returns = np.flatnonzero(data == _RETURN)
+            returns = data[returns[returns + 1 < data.size] + 1]
+            if (returns != _NEWLINE).any():
                 return None
-            n_lines += block.count(b"\n")
-            n_cr += block.count(b"\r")
-            n_crlf += (tail[-1:] + block).count(b"\r\n")
-            tail = seam[-max(len(k) for k in keys or [b"\n"]) :]
-            last = block[-1:]
+            n_lines += ends.size
+            tail, last = block[len(block) - overlap :], block[-1:]
     try:
         decoder.decode(b"", final=True)
     except UnicodeDecodeError:
         return None
-    if n_cr != n_crlf:
+    if last == b"\r":
         return None
     return n_lines + (last != b"\n")
 
@@ -161,8 +183,9 @@ def _schema(pa, kinds, names, numbers):
 
 def jsonl_columns(path, names, optional, raw, numbers, lookup):
     """The values of the fields ``names`` of each record of a JSON Lines
-    log, as ``json.loads`` gives them, and the records' lines; None when
-    the standard library must read the file.
+    log, as ``json.loads`` gives them (numpy arrays where :func:`_values`
+    can), and the records' lines (a range); None when the standard library
+    must read the file.
 
     A field of ``optional`` or ``raw`` may be null or absent (None);
     another field that a record lacks leaves the file to the standard
@@ -185,7 +208,7 @@ def jsonl_columns(path, names, optional, raw, numbers, lookup):
             return None
         table = pj.read_json(
             path,
-            read_options=pj.ReadOptions(block_size=_ARROW_BLOCK),
+            read_options=pj.ReadOptions(block_size=_ARROW_BLOCK, use_threads=False),
             parse_options=pj.ParseOptions(
                 explicit_schema=schema, unexpected_field_behavior="ignore"
             ),
@@ -207,5 +230,60 @@ def jsonl_columns(path, names, optional, raw, numbers, lookup):
             return None  # the standard library names the line
         if pa.types.is_floating(column.type) and field not in numbers:
             return None  # pragma: no cover - _leaf reads no such field
-        columns[field] = column.to_pylist()
-    return columns, list(range(1, n_lines + 1))
+        columns[field] = _values(pa, column)
+    del table, column
+    pa.default_memory_pool().release_unused()  # the blocks read: to the system
+    return columns, range(1, n_lines + 1)
+
+
+def _values(pa, column):
+    """A column's values: ASCII text without nulls as a numpy str array,
+    floats without nulls as a float64 array, any other as a list of Python
+    values (as ``json.loads`` gives them)."""
+    if column.null_count == 0 and pa.types.is_float64(column.type):
+        import numpy as np
+
+        # from the buffer: pyarrow's to_numpy imports pandas
+        array = column.combine_chunks()
+        values = np.frombuffer(array.buffers()[1], dtype=np.float64)
+        return values[array.offset : array.offset + len(array)].copy()
+    if column.null_count == 0 and pa.types.is_string(column.type):
+        text = _text_array(column.combine_chunks())
+        if text is not None:
+            return text
+    return column.to_pylist()
+
+
+def _text_array(array):
+    """An Arrow string array without nulls as a numpy str array, its width
+    the longest value's, without a Python string per value; None when the
+    text is not ASCII (numpy decodes no UTF-8) or holds a NUL character
+    (numpy drops those that end a value)."""
+    import numpy as np
+
+    _, offsets, data = array.buffers()
+    n = len(array)
+    offsets = np.frombuffer(offsets, dtype=np.int32)[
+        array.offset : array.offset + n + 1
+    ]
+    data = (
+        np.frombuffer(data, dtype=np.uint8)
+        if data is not None
+        else np.empty(0, np.uint8)
+    )
+    text = data[offsets[0] : offsets[-1]]
+    if ((text >= 128) | (text == 0)).any():
+        return None
+    lengths = np.diff(offsets)
+    width = max(int(lengths.max(initial=0)), 1)
+    if text.size == 0:
+        return np.zeros(n, dtype="U1")
+    if (lengths == width).all():  # ids of one length: the bytes themselves
+        out = text.reshape(n, width)
+    else:
+        out = np.zeros((n, width), dtype=np.uint8)
+        ends = offsets[1:] - 1
+        for j in range(width):  # one column of characters at a time
+            has = lengths > j
+            out[:, j] = np.where(has, data[np.minimum(offsets[:-1] + j, ends)], 0)
+    return np.ascontiguousarray(out).view(f"S{width}").ravel().astype(f"U{width}")

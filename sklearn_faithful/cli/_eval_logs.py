@@ -451,12 +451,17 @@ def _scores(path, values, where, option, score_map=None):
     true/false, their text, and the text of ``score_map``, ``--score-map``);
     anything else is an error naming the file, the line (``where(i)``) and
     ``option``. None (an optional field's missing value) is NaN."""
+    import numpy as np
+
     from ..eval_logs._join import _score_values
     from ._io import InputError
 
+    if score_map and isinstance(values, np.ndarray):
+        values = [str(v) for v in values.tolist()]  # the text a map reads
     arr, bad = _score_values(values, score_map)
     if bad < 0:
         return arr
+    values = values if isinstance(values, list) else values.tolist()
     allowed = f"{option} holds numbers (0/1, a rating, a per-item metric) or true/false"
     try:
         float(values[bad])
@@ -472,12 +477,15 @@ def _scores(path, values, where, option, score_map=None):
 
 
 def _nonempty(path, values, where, option):
-    """Ids and clusters: an empty one is an error naming its line
-    (``where(i)``, a Parquet file's row)."""
+    """Ids and clusters (a list, or a numpy str array): an empty one is an
+    error naming its line (``where(i)``, a Parquet file's row)."""
+    import numpy as np
+
     from ._io import InputError
 
-    if "" in values:
-        i = values.index("")
+    empty = np.flatnonzero(values == "") if isinstance(values, np.ndarray) else []
+    if len(empty) or (not isinstance(values, np.ndarray) and "" in values):
+        i = int(empty[0]) if len(empty) else values.index("")
         raise InputError(
             f"{path}, {where(i)}: the {option} value is empty; every record needs one."
         )
@@ -534,7 +542,9 @@ def _log(path, args, fields, optional, where):
             raw=dict.fromkeys(where, "--where"),
             others=others,
             records_field=args.records_field,
-            numbers=(args.score_field, args.human_field),
+            # --score-map reads the scores' text as written ("1", not "1.0")
+            numbers=() if args.score_map else (args.score_field, args.human_field),
+            arrays=True,
         )
 
     rec, keep = read(), None
@@ -546,7 +556,8 @@ def _log(path, args, fields, optional, where):
         rec = rec.subset(keep)
     values, place = rec.values, rec.where
     ids = _nonempty(path, values[args.id_field], place, "--id-field")
-    log = {args.id_field: np.array(ids, dtype=object)}
+    # one numpy str array: the join reads text ids as one (_check_labels)
+    log = {args.id_field: np.asarray(ids, dtype=str)}
     if args.score_field is not None:
         log[args.score_field] = _scores(
             path, values[args.score_field], place, "--score-field", args.score_map
