@@ -81,22 +81,30 @@ def _columns_mib(paths):
 
 
 def _subprocess(paths, reader):
-    """CPU seconds and peak RSS (MiB) of ``sklearn-faithful eval-logs``."""
+    """CPU seconds and peak RSS (MiB) of ``sklearn-faithful eval-logs``.
+
+    The peak is the child's own ``VmHWM``: Linux carries the parent's peak
+    into a child's ``ru_maxrss`` across exec, and this process holds the
+    logs read above."""
     code = (
         "import sys; from sklearn_faithful.cli import main; "
-        "sys.exit(main(sys.argv[1:]))"
+        "rc = main(sys.argv[1:]); "
+        "status = open('/proc/self/status').read().split('VmHWM:')[1]; "
+        "print('VmHWM', status.split()[0], file=sys.stderr); sys.exit(rc)"
     )
     env = dict(os.environ, SKLEARN_FAITHFUL_LOG_READER=reader)
     child = subprocess.Popen(
         [sys.executable, "-c", code, "eval-logs", *paths],
-        env=env, stdout=subprocess.DEVNULL,
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
+    errors = child.stderr.read()
     # this child's own usage (RUSAGE_CHILDREN's peak is the largest child's)
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode:
-        raise RuntimeError(f"eval-logs failed with status {child.returncode}")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+        raise RuntimeError(f"eval-logs failed with status {child.returncode}: {errors}")
+    peak_kib = int(errors.rsplit("VmHWM", 1)[1].split()[0])
+    return usage.ru_utime + usage.ru_stime, peak_kib / 1024
 
 
 def _in_process(paths, reader):

@@ -500,7 +500,17 @@ class _Log(Mapping):
     scores (``--human-field``), or None."""
 
     def __init__(self, columns, load, human=None):
+        from ..eval_logs._join import _ascii_bytes
+
         self._columns, self._load, self.human = columns, load, human
+        # ASCII text ids are held as bytes, a quarter as wide, and handed
+        # over as str (the join holds them as bytes itself)
+        self._narrow = set()
+        for field, column in columns.items():
+            narrow = _ascii_bytes(column)
+            if narrow is not None:
+                self._columns[field] = narrow
+                self._narrow.add(field)
 
     def _every(self):
         if self._load is not None:
@@ -510,6 +520,10 @@ class _Log(Mapping):
         return self._columns
 
     def __getitem__(self, field):
+        if field in self._narrow:
+            from ..eval_logs._join import _ascii_text
+
+            return _ascii_text(self._columns[field])
         if field in self._columns:
             return self._columns[field]
         return self._every()[field]
@@ -710,6 +724,8 @@ def run(args):
         on_missing=args.on_missing,
         on_duplicate=args.on_duplicate,
     )
+    if not judge:
+        del logs  # the join's table holds what is compared: free the columns
     comparison = ppi = ranks = suite = None
     plan = None if args.plan is None else plan_runs(table, args)
     if judge:

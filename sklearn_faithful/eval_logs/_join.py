@@ -21,6 +21,8 @@ from ._options import ON_DUPLICATE, ON_MISSING
 _N_EXAMPLES = 3
 # Ids compared at a time when the runs' ids are merged
 _BLOCK = 2**18
+# The bytes of an integer key of text ids (_encoded)
+_KEY_BYTES = 8
 
 
 @dataclass(frozen=True)
@@ -233,10 +235,63 @@ def _ascii_bytes(arr):
     return codes.astype(np.uint8).view(f"S{arr.itemsize // 4}")
 
 
-def _ascii_text(arr, dtype):
-    """The numpy str array (of ``dtype``) of bytes made by
-    :func:`_ascii_bytes`."""
-    return arr.view(np.uint8).astype(np.uint32).view(dtype)
+def _ascii_text(arr):
+    """The numpy str array of the bytes made by :func:`_ascii_bytes`."""
+    arr = np.ascontiguousarray(arr)
+    return arr.view(np.uint8).astype(np.uint32).view(f"U{arr.itemsize}")
+
+
+def _encoded(runs):
+    """Every run's ids in a form that sorts and compares as they do, and the
+    function that gives such ids back as the join returns them (None: they
+    are as they are).
+
+    ASCII text ids are bytes (:func:`_ascii_bytes`), a quarter as wide; when
+    what follows the prefix that every id shares fits in 8 bytes
+    (``gsm8k-0959233``), they are unsigned integers of the same order (those
+    bytes, big-endian, padded with NUL as numpy pads text), which sort
+    several times faster.
+    """
+    narrow = [
+        run.ids if run.ids.dtype.kind == "S" else _ascii_bytes(run.ids) for run in runs
+    ]
+    if any(n is None for n in narrow):
+        _widened(runs)
+        return None
+    width = max(n.itemsize for n in narrow)
+    chars = [
+        n.astype(f"S{width}", copy=False).view(np.uint8).reshape(-1, width)
+        for n in narrow
+    ]
+    same = np.ones(width, dtype=bool)
+    for c in chars:
+        same &= (c == chars[0][0]).all(axis=0)
+    cut = width if same.all() else int(np.argmin(same))
+    if width - cut > _KEY_BYTES:
+        for run, ids in zip(runs, narrow, strict=True):
+            run.ids = ids
+        return _ascii_text
+    prefix = chars[0][0, :cut].copy()
+    for run, c in zip(runs, chars, strict=True):
+        key = np.zeros((c.shape[0], _KEY_BYTES), dtype=np.uint8)
+        key[:, : width - cut] = c[:, cut:]
+        run.ids = key.view(">u8").ravel().astype(np.uint64)
+
+    def decode(keys):
+        keys = np.asarray(keys, dtype=">u8").reshape(-1)
+        text = np.empty((keys.shape[0], width), dtype=np.uint8)
+        text[:, :cut] = prefix
+        text[:, cut:] = keys.view(np.uint8).reshape(-1, _KEY_BYTES)[:, : width - cut]
+        return _ascii_text(text.view(f"S{width}").ravel())
+
+    return decode
+
+
+def _widened(runs):
+    """Every run's ids as numpy str where :class:`_Run` made them bytes."""
+    for run in runs:
+        if run.ids.dtype.kind == "S":
+            run.ids = _ascii_text(run.ids)
 
 
 def _check_scores(arr, ids, name, field_name):
@@ -332,12 +387,13 @@ def _as_text(texts):
 
 
 def _may_be_integers(arr):
-    """Whether every value of a numpy str array could be an integer's
+    """Whether every value of a numpy str (or ASCII bytes) array could be an integer's
     digits: each starts with a digit or a minus sign (a cheap look at the
     first characters; ``_labels_as_written`` checks the rest)."""
     if arr.size == 0:
         return True
-    first = arr.view(np.uint32).reshape(arr.shape[0], -1)[:, 0]
+    width = np.uint8 if arr.dtype.kind == "S" else np.uint32
+    first = arr.view(width).reshape(arr.shape[0], -1)[:, 0]
     return bool(
         (((first >= ord("0")) & (first <= ord("9"))) | (first == ord("-"))).all()
     )
@@ -359,7 +415,7 @@ def _score_values(values, score_map=None):
     arr = np.asarray(values)
     if arr.dtype.kind in "biufU" and not (score_map and arr.dtype.kind == "U"):
         try:
-            out = arr.astype(np.float64)
+            out = arr.astype(np.float64, copy=False)  # read only: no copy
         except ValueError:  # text that numpy does not parse: one by one
             pass
         else:
@@ -481,6 +537,8 @@ class _Run:
                 f"logs[{name!r}] has {self.ids.shape[0]} ids but "
                 f"{self.scores.shape[0]} scores."
             )
+        narrow = _ascii_bytes(self.ids)  # a quarter as wide, see _encoded
+        self.ids = self.ids if narrow is None else narrow
         self.groups = None
         if groups_field is not None:
             self.groups = _check_labels(
@@ -529,12 +587,9 @@ class _Run:
 
     def index(self, id_field):
         """Each record's item (``record_item``), and the items' ids and counts."""
-        narrow = _ascii_bytes(self.ids)
         try:
-            ids, self.record_item, self.counts = np.unique(
-                self.ids if narrow is None else narrow,
-                return_inverse=True,
-                return_counts=True,
+            self.ids, self.record_item, self.counts = np.unique(
+                self.ids, return_inverse=True, return_counts=True
             )
         except TypeError as exc:  # mixed types cannot be sorted
             raise ValueError(
@@ -542,11 +597,15 @@ class _Run:
                 f"compared ({exc}); use one type, strings or integers."
             ) from None
         self.record_item = self.record_item.ravel()
-        self.ids = ids if narrow is None else _ascii_text(ids, self.ids.dtype)
+
+    def shown(self, ids):
+        """Ids of this run (an array) as the join returns them (see
+        :func:`_encoded`)."""
+        return ids if self.decode is None else self.decode(ids)
 
     def repeated(self):
         many = self.counts > 1
-        return self.ids[many], self.counts[many]
+        return self.shown(self.ids[many]), self.counts[many]
 
     def condition(self):
         """The first field in which the records of one item differ as
@@ -573,7 +632,8 @@ class _Run:
         rows = np.flatnonzero(sizes[group] > 1)
         if rows.size == 0:
             return None
-        item = self.ids[self.record_item[rows[0]]]
+        k = self.record_item[rows[0]]
+        item = self.shown(self.ids[k : k + 1])[0]
         if self.sample is not None:
             return None, (self.sample[rows[0]], int(sizes[group[rows[0]]])), item
         group = group[rows]
@@ -639,8 +699,14 @@ def _condition_error(run, found, id_field, sample_field, repeats, counts=None):
 def _check_id_kinds(runs, id_field, groups_field):
     """Ids (and clusters) of every run under the one rule of
     :func:`_labels_as_written`."""
-    for run, ids in zip(runs, _labels_as_written([r.ids for r in runs]), strict=True):
-        run.ids = ids
+    if not all(run.ids.dtype.kind == "S" for run in runs) or all(
+        _may_be_integers(run.ids) for run in runs
+    ):
+        # ASCII text, some of which names no integer, is text as it is
+        _widened(runs)
+        joined = _labels_as_written([r.ids for r in runs])
+        for run, ids in zip(runs, joined, strict=True):
+            run.ids = ids
     if groups_field is not None:
         joined = _labels_as_written([r.groups for r in runs])
         for run, groups in zip(runs, joined, strict=True):
@@ -651,6 +717,7 @@ def _task_keys(runs, task_field):
     """With a task field, an item is the pair (task, id): every run's tasks
     under the rule of :func:`_labels_as_written`, every task in every run,
     and each run's ids made (task, id) records (sorted by task, then id)."""
+    _widened(runs)
     joined = _labels_as_written([run.tasks for run in runs])
     seen = [dict.fromkeys(tasks.tolist()) for tasks in joined]
     every = dict.fromkeys(t for tasks in seen for t in tasks)
@@ -680,10 +747,10 @@ def _task_keys(runs, task_field):
         run.ids = key
 
 
-def _missing_error(runs, union, present, id_field):
+def _missing_error(runs, union, present, id_field, decode):
     parts = []
     for run, has in zip(runs, present.T, strict=True):
-        lacks = union[~has]
+        lacks = union[~has] if decode is None else decode(union[~has])
         if lacks.size:
             parts.append(f"{run.name!r} lacks {lacks.size} (e.g. {_examples(lacks)})")
     n_common = int(present.all(axis=1).sum())
@@ -716,13 +783,50 @@ def _item_groups(runs, union, keep, groups_field):
         clash = item_code[items] != part
         if clash.any():
             i = int(np.flatnonzero(clash)[0])
+            item = run.shown(union[items[i] : items[i] + 1])[0]
             raise ValueError(
-                f"id {_show(union[items[i]])} is in the clusters "
+                f"id {_show(item)} is in the clusters "
                 f"{_show(names[item_code[items[i]]])} and {_show(names[part[i]])} "
                 f"(groups_field={groups_field!r}, logs[{run.name!r}]); an item "
                 "belongs to one cluster in every record and run."
             )
     return names[item_code[keep]]
+
+
+def _merged(runs):
+    """Every id of any run, sorted, and which run holds each; each run's
+    ``item_of_record`` (its records' rows in them) replaces its ids.
+
+    Each run's ids are sorted and distinct, so one sort of their
+    concatenation (the stable sort merges sorted runs, a third of the time
+    of the default) and a mask of the first of equal ids, made a block at a
+    time (no sorted copy of every id); the row of each in the union is the
+    count of first ids up to it.
+    """
+    every = np.concatenate([run.ids for run in runs])
+    order = np.argsort(every, kind="stable")
+    first = np.ones(order.shape[0], dtype=bool)
+    for i in range(1, order.shape[0], _BLOCK):
+        block = every[order[i - 1 : i + _BLOCK]]
+        first[i : i + _BLOCK] = block[1:] != block[:-1]
+    union = every[order[first]]  # encoded as the runs' ids are (_encoded)
+    del every
+    rank = np.cumsum(first)
+    rank -= 1
+    where = np.empty(order.shape[0], dtype=np.intp)
+    where[order] = rank
+    del rank, order, first
+    present = np.zeros((union.size, len(runs)), dtype=bool)
+    start = 0
+    for j, run in enumerate(runs):
+        item_index = where[start : start + run.ids.shape[0]]
+        start += run.ids.shape[0]
+        run.item_of_record = item_index[run.record_item]
+        present[item_index, j] = True
+        # the run's own ids and index: in the union and each record's item now
+        run.ids = run.record_item = None
+    del where, item_index
+    return union, present
 
 
 @validate_params(
@@ -869,6 +973,9 @@ def join_runs(
     _check_id_kinds(runs, id_field, groups_field)
     if task_field is not None:
         _task_keys(runs, task_field)
+    decode = _encoded(runs)
+    for run in runs:
+        run.decode = decode
     n_repeated = {}
     for run in runs:
         run.index(id_field)
@@ -889,39 +996,23 @@ def join_runs(
             )
         if found is not None:
             raise _condition_error(run, found, id_field, sample_field, True)
-    # every id of any run, sorted: each run's ids are sorted and distinct, so
-    # one sort of their concatenation (the stable sort merges sorted runs, a
-    # third of the time of the default) and a mask of the first of equal ids,
-    # made a block at a time (no sorted copy of every id); the row of each in
-    # the union is the count of first ids up to it
-    parts = [run.ids for run in runs]
-    narrow = [_ascii_bytes(part) for part in parts]
-    text = None if any(n is None for n in narrow) else np.result_type(*parts)
-    every = np.concatenate(parts if text is None else narrow)
-    order = np.argsort(every, kind="stable")
-    first = np.ones(order.shape[0], dtype=bool)
-    for i in range(1, order.shape[0], _BLOCK):
-        block = every[order[i - 1 : i + _BLOCK]]
-        first[i : i + _BLOCK] = block[1:] != block[:-1]
-    union = every[order[first]]
-    if text is not None:
-        union = _ascii_text(union, text)
-    del every, parts, narrow
-    where = np.empty(order.shape[0], dtype=np.intp)
-    where[order] = np.cumsum(first) - 1
-    present = np.zeros((union.size, len(runs)), dtype=bool)
-    start = 0
-    for j, run in enumerate(runs):
-        run.item_index = where[start : start + run.ids.shape[0]]
-        start += run.ids.shape[0]
-        run.item_of_record = run.item_index[run.record_item]
-        present[run.item_index, j] = True
+    # every id of any run, sorted, and which run holds each
+    if all(np.array_equal(run.ids, runs[0].ids) for run in runs[1:]):
+        # the runs hold the same items (the usual case): the union is any
+        # run's ids, and each record's item its row in them
+        union = runs[0].ids
+        present = np.ones((union.shape[0], len(runs)), dtype=bool)
+        for run in runs:
+            run.item_of_record = run.record_item
+            run.ids = run.record_item = None
+    else:
+        union, present = _merged(runs)
     n_missing = {
         run.name: int((~has).sum()) for run, has in zip(runs, present.T, strict=True)
     }
     keep = present.all(axis=1)
     if not keep.all() and on_missing == "error":
-        raise _missing_error(runs, union, present, id_field)
+        raise _missing_error(runs, union, present, id_field, decode)
     if not keep.any():
         raise ValueError(
             f"no {id_field!r} id is in every run; the runs share no item to compare."
@@ -950,6 +1041,9 @@ def join_runs(
     if groups_field is not None:
         groups = _item_groups(runs, union, keep, groups_field)
     ids, tasks = union[keep], None
+    del union
+    if decode is not None:
+        ids = decode(ids)
     if task_field is not None:
         ids, tasks = ids["id"], ids["task"]
     return RunTable(
