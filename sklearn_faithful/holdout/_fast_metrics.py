@@ -568,7 +568,8 @@ def table_statistic(sums, spec, classes):
                     "metric_kwargs={'average': 'macro'} (or 'micro', 'weighted'), "
                     "or a metric name ending in _macro, _micro or _weighted."
                 )
-            if pos_label not in labels and len(labels) == 2:
+            # with one class, scikit-learn fails on None too (a TypeError)
+            if pos_label not in labels and (len(labels) == 2 or pos_label is None):
                 raise ValueError(
                     f"pos_label={pos_label!r} is not a valid label. It should be "
                     f"one of {labels}."
@@ -618,10 +619,31 @@ def table_statistic(sums, spec, classes):
         return float(
             _balanced_accuracy(tp[:, has_true], true[:, has_true], spec["adjusted"])[0]
         )
-    value = float(metric_from_sums(sums, spec, -1, k)[0])
-    if kind == "kappa" and np.isnan(value):
+    if kind == "kappa":
+        return _kappa_as_sklearn(tp[0], pred[0], true[0], own)
+    return float(metric_from_sums(sums, spec, -1, k)[0])
+
+
+def _kappa_as_sklearn(tp, pred, true, own):
+    """scikit-learn's ``cohen_kappa_score`` from one table's per-class sums,
+    by its operations in its order (its value bit for bit on counts).
+
+    ``1 - sum(w C) / sum(w E)`` over the classes of the labels, ``E =
+    outer(C.sum(0), C.sum(1)) / N`` and ``w`` 1 off the diagonal: ``sum(w
+    C)`` is the items off the diagonal, ``N - trace``, exact for counts, and
+    ``sum(w E)`` is summed over the same (k, k) matrix as scikit-learn's.
+    Resamples take :func:`_kappa` (the same value up to an ulp); a value one
+    ulp apart would move the bias correction of a BCa interval.
+    """
+    cols = np.flatnonzero(own)
+    expected = np.outer(pred[cols], true[cols]) / pred[cols].sum()
+    w = np.ones((cols.size, cols.size), dtype=int)
+    w.flat[:: cols.size + 1] = 0
+    denominator = np.sum(w * expected)
+    if denominator == 0:
         warn_kappa_undefined(stacklevel=7)
-    return value
+        return np.nan
+    return float(1 - (true[cols].sum() - tp[cols].sum()) / denominator)
 
 
 def warn_kappa_undefined(stacklevel):

@@ -469,9 +469,13 @@ class _Binder:
             for p in every
             if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)
         ]
+        # a method's first parameter is bound by Python, not passed by name
+        bound = every[:1] if every and every[0].name in ("self", "cls") else []
         self.keywords = {
-            p.name for p in every if p.kind is not kinds.POSITIONAL_ONLY
-        } - {"self", "cls"}
+            p.name
+            for p in every
+            if p.kind is not kinds.POSITIONAL_ONLY and p not in bound
+        }
         self.defaults = {
             p.name: p.default
             for p in parameters

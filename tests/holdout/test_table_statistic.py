@@ -340,3 +340,44 @@ def test_paired_tests_equal_those_before():
         table, metric="cohen_kappa", n_resamples=199, random_state=5
     )
     assert res.statistic.hex() == "0x1.26b3dd71cbff0p-3"
+
+
+def test_kappa_statistic_is_sklearns_bit_for_bit_and_bca_unchanged():
+    # before: the table's kappa was one ulp off scikit-learn's here, which
+    # moved the BCa bias correction: (-0.1852, 0.6087) instead of these ends
+    y = [1, -1, -1, 1, -1, -1, 1, 1, -1, -1, -1, -1]
+    p = [-1, 5, -1, -1, -1, -1, -1, 1, -1, 2, -1, 2]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # few items
+        res = bootstrap_confidence_interval(
+            y, p, metric="cohen_kappa", n_resamples=999, method="bca", random_state=0
+        )
+    assert res.statistic == skm.cohen_kappa_score(y, p)
+    assert tuple(res.confidence_interval) == (-0.19999999999999996, 0.565692159049955)
+
+
+def test_kappa_statistic_equals_sklearns_on_random_labels():
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        k, n = rng.integers(2, 6), rng.integers(5, 60)
+        y = rng.integers(0, k, n)
+        p = np.where(rng.random(n) < 0.5, y, rng.integers(0, k, n))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ours = bootstrap_confidence_interval(
+                y, p, metric="cohen_kappa", n_resamples=2, random_state=0
+            ).statistic
+            theirs = skm.cohen_kappa_score(y, p)
+        assert ours == theirs or (np.isnan(ours) and np.isnan(theirs))
+
+
+def test_binary_average_without_pos_label_on_one_class_is_an_error():
+    # before: 0.0 (scikit-learn fails here too, with a TypeError)
+    with pytest.raises(ValueError, match="pos_label=None is not a valid label"):
+        bootstrap_confidence_interval(
+            [0, 0, 0, 0],
+            [0, 0, 0, 0],
+            metric="f1",
+            metric_kwargs={"average": "binary", "pos_label": None, "zero_division": 0},
+            n_resamples=2,
+        )
