@@ -155,7 +155,15 @@ def _nul_error(path, line):
 
 
 def _byte_chunks(path):
-    """Yield the bytes of ``path`` cut at line ends, a chunk at a time.
+    """Yield the bytes of ``path`` cut at line ends, a chunk at a time
+    (:func:`_numbered_chunks` without the numbers)."""
+    for _, _, chunk in _numbered_chunks(path):
+        yield chunk
+
+
+def _numbered_chunks(path):
+    """Yield ``(line, stop, chunk)``: the bytes of ``path`` cut at line ends,
+    a chunk at a time, whose lines are ``range(line, stop)``.
 
     Each chunk holds whole lines without the last one's ``\\n`` (a file's last
     line may lack it). A UTF-8 byte-order mark is left out (and noted); a
@@ -190,40 +198,56 @@ def _byte_chunks(path):
                 continue
             rest = block[cut + 1 :]
             chunk = block[:cut]
-            yield chunk
-            line += chunk.count(b"\n") + 1
+            stop = line + chunk.count(b"\n") + 1
+            yield line, stop, chunk
+            line = stop
         if rest:
-            yield rest
+            yield line, line + rest.count(b"\n") + 1, rest
 
 
-def _text_chunks(path):
-    """Yield ``(line, lines)``: the lines of a UTF-8 text file, a chunk at a time.
-
-    Lines end at ``\\n`` only and lose a trailing ``\\r``; ``line`` is the
-    number of the chunk's first line. A file of nothing but white space is
-    an error, raised before any line is yielded.
+def _text_blocks(path):
+    """Yield ``(line, stop, text)``: a UTF-8 text file a chunk at a time,
+    each chunk's lines (``range(line, stop)``) joined by ``\\n`` as written
+    (a trailing ``\\r`` kept). A file of nothing but white space is an
+    error, raised before any chunk is yielded.
     """
-    blank, held, line = True, [], 1
-    for data in _byte_chunks(path):
+    blank, held = True, []
+    for first, stop, data in _numbered_chunks(path):
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise _not_utf8(path, line + data.count(b"\n", 0, exc.start)) from None
-        lines = text.split("\n")
-        if "\r" in text:
-            lines = [v.rstrip("\r") for v in lines]
-        first, line = line, line + len(lines)
+            raise _not_utf8(path, first + data.count(b"\n", 0, exc.start)) from None
         if blank:
-            held.append((first, lines))
+            held.append((first, stop, text))
             if not text.strip():
                 continue
             blank = False
             yield from held
             held = None
             continue
-        yield first, lines
+        yield first, stop, text
     if blank:
         raise _empty_error(path)
+
+
+def _split_lines(text):
+    """The lines of a chunk of :func:`_text_blocks`, without a trailing ``\\r``."""
+    lines = text.split("\n")
+    if "\r" in text:
+        lines = [v.rstrip("\r") for v in lines]
+    return lines
+
+
+def _text_chunks(path, blocks=None):
+    """Yield ``(line, lines)``: the lines of a UTF-8 text file, a chunk at a time.
+
+    Lines end at ``\\n`` only and lose a trailing ``\\r``; ``line`` is the
+    number of the chunk's first line. A file of nothing but white space is
+    an error, raised before any line is yielded. ``blocks`` are the file's
+    :func:`_text_blocks`, when some were read already.
+    """
+    for line, _, text in _text_blocks(path) if blocks is None else blocks:
+        yield line, _split_lines(text)
 
 
 def _read_text(path):
@@ -614,7 +638,8 @@ def _named_once(text, records, names):
     once a record (the text holds its string as often as there are
     records, and no key is written with an escape, so no object that holds
     it names it twice); else None."""
-    if _ESCAPED_KEY.search(text):
+    # an escape starts with a backslash: a plain find skips most regex scans
+    if "\\" in text and _ESCAPED_KEY.search(text):
         return None
     columns = {}
     for name in names:
@@ -627,9 +652,10 @@ def _named_once(text, records, names):
     return columns
 
 
-def _jsonl_log_records(path, lines, line, names=()):
-    """The records of ``lines`` (whose first is line ``line`` of ``path``)
-    of a JSON Lines log, parsed as :func:`json.loads` parses each line.
+def _jsonl_log_records(path, block, lines, names=()):
+    """The records of the lines of ``block`` (a chunk of :func:`_text_blocks`,
+    lines ``lines``, a range, of ``path``) of a JSON Lines log, parsed as
+    :func:`json.loads` parses each line.
 
     The lines are parsed as one JSON array, which shares the keys' strings
     between records and costs about half of a ``json.loads`` per line; an
@@ -642,15 +668,17 @@ def _jsonl_log_records(path, lines, line, names=()):
 
     Returns the records, and the values of ``names`` by name (or None).
     """
-    if not _TWO_OBJECTS.search("\n".join(lines)):
-        text = "[" + ",".join(lines) + "]"
+    n_lines = len(lines)
+    if not _TWO_OBJECTS.search(block):
+        # a line's trailing "\r" is white space between the array's items
+        text = "[" + block.replace("\n", ",") + "]"
         try:
             records = _PLAIN_DECODER.decode(text) if names else None
         except json.JSONDecodeError:
             records = None
         if (
             records is not None
-            and len(records) == len(lines)
+            and len(records) == n_lines
             and set(map(type, records)) == {dict}
         ):
             columns = _named_once(text, records, names)
@@ -662,12 +690,12 @@ def _jsonl_log_records(path, lines, line, names=()):
             records = None
         if (
             records is not None
-            and len(records) == len(lines)
+            and len(records) == n_lines
             and all(isinstance(r, dict) for r in records)
         ):
             return records, None
     records = []
-    for i, text in enumerate(lines, start=line):
+    for i, text in zip(lines, _split_lines(block), strict=True):
         if not text.strip():
             raise InputError(
                 f"{path}, line {i} is blank; JSON Lines hold one object a line."
@@ -2033,9 +2061,11 @@ def read_records(
     if ext == ".parquet":
         _no_records_field(path, records_field, "a Parquet file")
         return _parquet_values(path, fields, optional, raw, others)
-    chunks = _text_chunks(path)
-    first, head = next(chunks)
-    chunks = itertools.chain([(first, head)], chunks)
+    blocks = _text_blocks(path)
+    first = next(blocks)
+    head = _split_lines(first[2])
+    blocks = itertools.chain([first], blocks)
+    chunks = _text_chunks(path, blocks)
     start = next((v for v in head if v.strip()), "").lstrip()
     kind = _annotation_kind(path, start)
     whole = ext == ".json" or start.startswith("[")
@@ -2057,11 +2087,11 @@ def read_records(
         )
         return _records(path, fields, values, lines, "line", seen)
     if kind == "jsonl":
-        return _jsonl_log(path, chunks, fields, optional, raw, numbers, arrays)
+        return _jsonl_log(path, blocks, fields, optional, raw, numbers, arrays)
     return _table_records(path, chunks, kind, fields, optional, raw, others)
 
 
-def _jsonl_log(path, chunks, fields, optional, raw, numbers, arrays=False):
+def _jsonl_log(path, blocks, fields, optional, raw, numbers, arrays=False):
     """The records of a JSON Lines log: pyarrow's JSON reader of the fields
     read (:mod:`._arrow`), else :func:`_jsonl_log_records`, with one result.
 
@@ -2081,7 +2111,7 @@ def _jsonl_log(path, chunks, fields, optional, raw, numbers, arrays=False):
     if read is not None:
         columns, lines = read  # the first chunk, read, is dropped
     else:
-        columns, lines = _stdlib_columns(path, chunks, fields, optional, names)
+        columns, lines = _stdlib_columns(path, blocks, fields, optional, names)
     if not arrays:
         lines = list(lines)  # else a range: no Python int per record
     for field in names:
@@ -2102,9 +2132,10 @@ def _jsonl_log(path, chunks, fields, optional, raw, numbers, arrays=False):
     return _records(path, fields, values, lines, "line", written)
 
 
-def _stdlib_columns(path, chunks, fields, optional, names):
-    """The values of ``names`` of each record of a JSON Lines log, read by
-    the standard library (:func:`_jsonl_log_records`), and their lines.
+def _stdlib_columns(path, blocks, fields, optional, names):
+    """The values of ``names`` of each record of a JSON Lines log (its
+    :func:`_text_blocks`), read by the standard library
+    (:func:`_jsonl_log_records`), and their lines.
 
     The cyclic garbage collector is paused meanwhile: parsed JSON holds no
     cycle, and its passes over the records made cost a fifth of the read.
@@ -2114,8 +2145,8 @@ def _stdlib_columns(path, chunks, fields, optional, names):
     collecting = gc.isenabled()
     gc.disable()
     try:
-        for line, texts in chunks:
-            records, found = _jsonl_log_records(path, texts, line, plain)
+        for line, stop, block in blocks:
+            records, found = _jsonl_log_records(path, block, range(line, stop), plain)
             for field in names:
                 if found is not None:
                     columns[field] += found[field]  # each record holds it

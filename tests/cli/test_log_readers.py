@@ -172,3 +172,49 @@ def test_an_unknown_reader_is_refused(tmp_path, monkeypatch):
     path = _write(tmp_path, _lines({"id": "a", "score": 1}))
     rec, _, _ = _read(path, "polars", monkeypatch)
     assert "SKLEARN_FAITHFUL_LOG_READER='polars'" in rec
+
+
+_FORTY = _lines(*({"id": f"q{i}", "score": 1} for i in range(40)))
+
+
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        # CRLF line ends across chunks, a bad line in a later chunk
+        (
+            _FORTY.replace("\n", "\r\n") + '{"id": "z", "score": x}\r\n',
+            "line 41: not JSON",
+        ),
+        # a carriage return inside a line, between two tokens
+        (_FORTY + '{"id": "z",\r "score": 0}\n', None),
+        # two objects on one line, the second continued on the next
+        (
+            _FORTY + '{"id": "y", "score": 1}, {"id": "z",\n"score": 0}\n',
+            "line 41: not JSON",
+        ),
+        # a key read written once with an escape, once without
+        (
+            _FORTY + '{"\\u0069d": "y", "id": "z", "score": 0}\n',
+            "line 41: the object names 'id' twice",
+        ),
+        # escapes in values only
+        (_lines(*({"id": f"q{i}\\n", "score": 1} for i in range(40))), None),
+        # blank lines ahead of the records, then a blank line among them
+        ("\n" * 200 + _lines({"id": "a", "score": 1}), "line 1 is blank"),
+        (_FORTY + "  \n" + _lines({"id": "z", "score": 1}), "line 41 is blank"),
+    ],
+)
+def test_chunks_read_whole_give_the_records_and_lines_of_json_loads(
+    tmp_path, monkeypatch, text, error
+):
+    from sklearn_faithful.cli import _io
+
+    monkeypatch.setattr(_io, "CHUNK_BYTES", 256)
+    path = _write(tmp_path, text.encode())
+    rec, _ = _both(path, monkeypatch)
+    if error is not None:
+        assert rec.startswith(f"{path}, {error}")
+    else:
+        expected = [json.loads(line) for line in text.split("\n") if line.strip()]
+        assert rec.values["id"] == [r["id"] for r in expected]
+        assert rec.lines == list(range(1, len(expected) + 1))
