@@ -8,6 +8,7 @@ room's tests, on the sums of each unit's scores and items: a run's mean is
 "Evaluation runs").
 """
 
+import functools
 import math
 import warnings
 import zlib
@@ -50,7 +51,7 @@ from ..utils._results import (
     _ResultMixin,
     _text_table,
 )
-from ..utils._scaling import rescaled
+from ..utils._scaling import _exponent
 from ..utils._validation import (
     check_matplotlib,
 )
@@ -78,9 +79,13 @@ def _mean_of(sums):
 
 
 def _coded(column):
-    """A column's distinct values and each item's code among them (one sort)."""
+    """A column's distinct values and each item's code among them (one sort).
+
+    The codes are of the smallest integer type that holds them (one byte
+    each for 0/1 scores): they are kept for every pair of runs.
+    """
     values, codes = np.unique(column, return_inverse=True)
-    return values, codes.ravel()
+    return values, codes.ravel().astype(np.min_scalar_type(-values.size))
 
 
 def _cells(columns, coded=None):
@@ -96,7 +101,8 @@ def _cells(columns, coded=None):
     values, codes = zip(*coded, strict=True)
     code = codes[0].astype(np.int64)
     for v, c in zip(values[1:], codes[1:], strict=True):
-        code = code * v.size + c
+        code *= v.size
+        code += c
     cells, counts = np.unique(code, return_counts=True)
     rows = []
     for v in values[::-1]:  # the last column's code is the remainder
@@ -157,6 +163,16 @@ class _RunsResampler(Resampler):
             size = np.full(c, float(n))
             yield [np.column_stack([x[idx].sum(axis=1), size]) for x in self.items]
 
+    @functools.cached_property
+    def _permutation_parts(self):
+        """:meth:`Resampler._permutation_parts`, with no copy of ``|delta|``:
+        the units' second feature is 1 in both runs, so a swap changes a
+        unit exactly when its scores differ."""
+        fa, fb = self.features
+        delta = fb - fa
+        movable = np.flatnonzero(delta[:, 0] != 0)
+        return self.totals(), delta, movable, self.counts[movable]
+
     def permute(self, rng, n_resamples):
         (base_a, base_b), delta, movable, counts = self._permutation_parts
         several = np.flatnonzero(counts > 1)
@@ -201,7 +217,9 @@ def _unit_parts(columns, groups):
     """
     if groups is None:
         return [_coded(c) for c in columns]
-    return [np.asarray(f) for f in cluster_sums(_units_ones(columns), *groups)]
+    # one run's (n_items, 2) units at a time
+    units = (_units_ones([c])[0] for c in columns)
+    return [np.asarray(f) for f in cluster_sums(units, *groups)]
 
 
 def _resampling(columns, groups, parts=None):
@@ -229,11 +247,13 @@ def _resampling(columns, groups, parts=None):
     )
 
 
-def _score_array(values, name, ndims=(1,)):
+def _score_array(values, name, ndims=(1,), cast=True):
     """Scores as floats: numbers, or booleans (True is 1), of ``ndims`` axes.
 
     The one check of the room's array inputs (``runs`` here, the judge's and
     people's scores of :func:`prediction_powered_mean`); ``name`` names them.
+    ``cast=False`` returns the checked array itself (no copy), to be cast
+    where it is copied anyway.
     """
     arr = np.asarray(values)
     if arr.dtype.kind not in "biuf" or arr.ndim not in ndims:
@@ -242,11 +262,11 @@ def _score_array(values, name, ndims=(1,)):
             f"{name} must hold numeric scores, of shape {shape}; got dtype "
             f"{arr.dtype} and shape {arr.shape}."
         )
-    return arr.astype(np.float64)
+    return arr.astype(np.float64) if cast else arr
 
 
 def _check_scores(name, values, n_items):
-    arr = _score_array(values, f"runs[{name!r}]", ndims=(1, 2))
+    arr = _score_array(values, f"runs[{name!r}]", ndims=(1, 2), cast=False)
     if not np.isfinite(arr).all():
         raise ValueError(f"runs[{name!r}] contains NaN or infinity.")
     if n_items is not None and arr.shape[0] != n_items:
@@ -257,8 +277,9 @@ def _check_scores(name, values, n_items):
         )
     if arr.ndim == 2 and arr.shape[1] == 0:
         raise ValueError(f"runs[{name!r}] has no repeat; give at least one.")
-    # repeated samples of an item: its score is their mean
-    return arr if arr.ndim == 1 else arr.mean(axis=1)
+    # repeated samples of an item: its score is their mean (of floats); one
+    # sample: the array itself, cast where the scores matrix copies it
+    return arr if arr.ndim == 1 else arr.astype(np.float64).mean(axis=1)
 
 
 def _runs_matrix(runs, groups):
@@ -289,7 +310,11 @@ def _runs_matrix(runs, groups):
                 "reindex) or join the logs by id with join_runs."
             )
         index = own if index is None else index
-    return names, np.column_stack(columns), groups
+    # one copy of the scores, cast as it is filled: no float copy per run
+    scores = np.empty((n_items, len(columns)))
+    for j, column in enumerate(columns):
+        scores[:, j] = column
+    return names, scores, groups
 
 
 @dataclass(frozen=True)
@@ -862,17 +887,25 @@ def _stream(root, *names):
     return np.random.default_rng(np.random.SeedSequence([*root, len(keys), *keys]))
 
 
-def _centred(scores):
+def _centred(scores, copy=True):
     """``(e, centre, x / 2**e - centre)``: the scores the statistics use.
 
     Divided by a power of 2 (exact), no square overflows, and centred, the
     spread of scores far from 0 is not lost to cancellation; locations
     (means, bounds) get the centre back, and every value its scale
-    (``np.ldexp(value, e)``).
+    (``np.ldexp(value, e)``). The power is that of
+    :func:`~sklearn_faithful.utils._scaling.rescaled`, found one run at a
+    time; ``copy=False`` rescales and centres ``scores`` (float64, owned by
+    the caller) in place, with no second copy of the runs.
     """
-    exponent, (scores,) = rescaled(scores)
+    exponent = _exponent(*scores.T)
+    if copy:
+        scores = np.ldexp(np.asarray(scores, dtype=float), -exponent)
+    else:
+        np.ldexp(scores, -exponent, out=scores)
     centre = float(np.median(scores)) if scores.size else 0.0
-    return exponent, centre, scores - centre
+    scores -= centre
+    return exponent, centre, scores
 
 
 def _scale_back(row, keys, exponent):
@@ -893,11 +926,16 @@ def _pair_row(names, a, b, scores, groups, method, level, rng, run):
     ``run`` holds the resampling settings and the runs' :func:`_unit_parts`.
     """
     col_a, col_b = scores[:, a], scores[:, b]
+    # the items' differences give the counts and the effect size's spread,
+    # and are let go before the resampling
     diff = col_b - col_a
+    n_items = diff.shape[0]
+    wins, losses = int((diff > 0).sum()), int((diff < 0).sum())
+    sd = float(np.std(diff, ddof=1)) if n_items > 1 else 0.0
+    del diff
     parts = run["parts"]
     data = _resampling([col_a, col_b], groups, [parts[a], parts[b]])
     statistic = data.statistics[1] - data.statistics[0]
-    wins, losses = int((diff > 0).sum()), int((diff < 0).sum())
     if method == "sign":
         # the exact binomial test of the items B wins against those it loses;
         # for 0/1 scores of one sample each, McNemar's exact test
@@ -906,7 +944,7 @@ def _pair_row(names, a, b, scores, groups, method, level, rng, run):
             pvalue = _sign_test_from_counts(
                 wins,
                 losses,
-                diff.shape[0],
+                n_items,
                 alternative="two-sided",
                 confidence_level=level,
                 stacklevel=2,
@@ -928,7 +966,6 @@ def _pair_row(names, a, b, scores, groups, method, level, rng, run):
         )
         pvalue = res.pvalue
         ci = res._confidence_interval(level, warn=False)
-    sd = float(np.std(diff, ddof=1)) if diff.shape[0] > 1 else 0.0
     return {
         "run_a": names[a],
         "run_b": names[b],
@@ -938,7 +975,7 @@ def _pair_row(names, a, b, scores, groups, method, level, rng, run):
         "pvalue": float(pvalue),
         "effect_size": statistic / sd if sd > 0 else float("nan"),
         "n_wins": wins,
-        "n_ties": diff.shape[0] - wins - losses,
+        "n_ties": n_items - wins - losses,
         "n_losses": losses,
     }
 
@@ -1090,7 +1127,8 @@ def compare_runs(
     ['B']
     """
     names, scores, groups = _runs_matrix(runs, groups)
-    exponent, centre, scores = _centred(scores)
+    # a dict's scores are a copy of our own (_runs_matrix): centred in place
+    exponent, centre, scores = _centred(scores, copy=isinstance(runs, RunTable))
     n_items, n_runs = scores.shape
     if n_items < 2:
         raise ValueError(
@@ -1124,11 +1162,14 @@ def compare_runs(
     # depend on which other runs are compared, nor on their order
     root = _generator(random_state).integers(2**63, size=2).tolist()
     jobs = dict(n_jobs=n_jobs, verbose=verbose, name="compare_runs")
-    resampled = n_runs > 1 or interval not in ("jackknife-bm", "jackknife-t")
-    parts = _unit_parts(list(scores.T), checked) if resampled else None
+    # the runs' unit parts (codes or cluster sums) serve the bootstrap
+    # intervals and the pairs: made after the jackknife intervals, which do
+    # not need them, so that the two are never held at once
+    jackknife = interval in ("jackknife-bm", "jackknife-t")
+    parts = None if jackknife else _unit_parts(list(scores.T), checked)
     run_rows = []
     for j, name in enumerate(names):
-        if interval in ("jackknife-bm", "jackknife-t"):
+        if jackknife:
             mean, (low, high), se, _ = jackknife_mean_interval(
                 *cluster_moments(scores[:, j], checked),
                 confidence_level,
@@ -1161,6 +1202,8 @@ def compare_runs(
     else:
         base = names.index(baseline)
         pairs = [(base, b) for b in range(n_runs) if b != base]
+    if parts is None and n_runs > 1:
+        parts = _unit_parts(list(scores.T), checked)
     setting = {"n_resamples": n_resamples, "jobs": jobs, "parts": parts}
     pair_rows = [
         _pair_row(
