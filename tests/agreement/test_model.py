@@ -20,8 +20,8 @@ from sklearn_faithful.agreement._model import (
     _pairs,
     _reference_scales,
 )
-from sklearn_faithful.utils._param_validation import InvalidParameterError
 from sklearn_faithful.utils._measured import TWO_ANNOTATORS_FALSE_BELOW
+from sklearn_faithful.utils._param_validation import InvalidParameterError
 
 SEED = dict(n_resamples=199, random_state=0)
 
