@@ -146,9 +146,12 @@ def _bcv_test_sets(data, args):
 def _run_jobs(jobs, n_jobs):
     """``[func(*args) for func, *args in jobs]``, on ``n_jobs`` threads.
 
-    joblib costs a quarter of a second to import: one job runs without it.
+    joblib costs a quarter of a second to import: one job runs without it
+    (the holdout room's rule of when ``n_jobs`` means one job).
     """
-    if n_jobs in (None, 1):
+    from ..holdout._fast_metrics import _effective_n_jobs
+
+    if _effective_n_jobs(n_jobs) == 1:
         return [func(*rest) for func, *rest in jobs]
     from joblib import Parallel, delayed
 

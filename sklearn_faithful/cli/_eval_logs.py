@@ -737,36 +737,31 @@ def run(args):
         )
         summary = ppi.summary()
     else:
-        comparison = compare_runs(
-            table,
-            method=args.method,
-            baseline=args.baseline,
-            correction=None if args.correction == "none" else args.correction,
-            interval=args.interval,
+        correction = None if args.correction == "none" else args.correction
+        resampling = dict(
             confidence_level=args.confidence_level,
             n_resamples=args.n_resamples,
             random_state=args.random_state,
             n_jobs=args.n_jobs,
         )
+        comparison = compare_runs(
+            table,
+            method=args.method,
+            baseline=args.baseline,
+            correction=correction,
+            interval=args.interval,
+            **resampling,
+        )
         summary = comparison.summary()
         if args.ranks:
-            ranks = rank_intervals(
-                table,
-                confidence_level=args.confidence_level,
-                n_resamples=args.n_resamples,
-                random_state=args.random_state,
-                n_jobs=args.n_jobs,
-            )
+            ranks = rank_intervals(table, **resampling)
             summary += "\n\n" + ranks.summary()
         if args.task_field is not None:
             suite = suite_scores(
                 table,
                 weighting=args.suite_weighting,
-                correction=None if args.correction == "none" else args.correction,
-                confidence_level=args.confidence_level,
-                n_resamples=args.n_resamples,
-                random_state=args.random_state,
-                n_jobs=args.n_jobs,
+                correction=correction,
+                **resampling,
             )
             summary += "\n\n" + suite.summary()
         if args.plot is not None:

@@ -21,7 +21,7 @@ from ..holdout._fast_metrics import (
     cluster_sums,
     run_resamples,
 )
-from ..holdout._resampling import _RESAMPLING_CONSTRAINTS, _check_groups
+from ..holdout._resampling import _RESAMPLING_CONSTRAINTS, _check_groups, _clusters_text
 from ..utils._param_validation import HasMethods, validate_params
 from ..utils._random import _generator
 from ..utils._rank_sets import rank_sets
@@ -348,9 +348,7 @@ class RankIntervalsResult(_ResultMixin):
         """
         level = _level_text(self.confidence_level)
         rows = sorted(self.ranks, key=lambda r: (r["rank"], -r["mean"]))
-        clusters = (
-            f" in {self.n_clusters} clusters" if self.n_clusters is not None else ""
-        )
+        clusters = _clusters_text(self.n_clusters)
         lines = [
             f"ranks of {len(self.names)} runs on {self.n_items} items{clusters} "
             f"(1 = highest mean); {level} rank sets, marginal (each run's) and "

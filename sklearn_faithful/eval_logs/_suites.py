@@ -17,6 +17,7 @@ from ..holdout._fast_metrics import run_resamples
 from ..holdout._resampling import (
     _RESAMPLING_CONSTRAINTS,
     _check_groups,
+    _clusters_text,
     _interval,
     _paired_pvalue,
 )
@@ -255,9 +256,7 @@ class SuiteScoresResult(_ResultMixin):
         level = _level_text(self.confidence_level)
         sizes = [t["n_items"] for t in self.tasks]
         weighted = f"{self.weighting}-weighted"
-        clusters = (
-            f" in {self.n_clusters} clusters" if self.n_clusters is not None else ""
-        )
+        clusters = _clusters_text(self.n_clusters)
         lines = [
             f"suite of {len(self.tasks)} tasks ({self.n_items} items{clusters}, "
             f"{min(sizes)} to {max(sizes)} per task); suite score = "

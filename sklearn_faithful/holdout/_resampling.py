@@ -703,24 +703,24 @@ def _shared_draws(datas, kinds, n_resamples, random_state, n_jobs, verbose, name
     runs in the order one call makes them ("bootstrap", "permutation").
     Returns, per kind, an (n_resamples, n_metrics) array.
     """
-    resampler = datas[0].fast[0]
     metric_of = functools.partial(
         _stacked_metrics, metric_ofs=tuple(data.fast[1] for data in datas)
     )
+    shared = _Resampling(None, datas[0].n_samples, fast=(datas[0].fast[0], metric_of))
+    draws = {"bootstrap": shared.bootstrap_draw, "permutation": shared.permutation_draw}
     rng = _generator(random_state)
-    run = dict(n_jobs=n_jobs, verbose=verbose, name=name)
-    out = []
-    for kind in kinds:
-        block = {
-            "bootstrap": _fast_bootstrap_block,
-            "permutation": _fast_permutation_block,
-        }
-        draw = functools.partial(block[kind], resampler=resampler, metric_of=metric_of)
-        what = "permutations" if kind == "permutation" else "resamples"
-        if kinds[0] == "permutation" and kind == "bootstrap":
-            what = "bootstrap resamples"
-        out.append(run_resamples(draw, rng, n_resamples, what=what, **run))
-    return out
+    return [
+        run_resamples(
+            draws[kind](),
+            rng,
+            n_resamples,
+            what="permutations" if kind == "permutation" else "resamples",
+            n_jobs=n_jobs,
+            verbose=verbose,
+            name=name,
+        )
+        for kind in kinds
+    ]
 
 
 def _cluster_members(groups):
